@@ -1,0 +1,109 @@
+//! `solitaire-agent bench`: times the solver over deck files and prints a table (mean, median, p99
+//! and max per deck, states per second, peak memory), checking lengths where a file gives them.
+
+use super::decks::{read_batch, read_deck_files, NamedDeck};
+use super::solve::{solve_in_order, Stats};
+use super::{CliResult, Failure};
+
+pub const DEFAULT_CORPUS: &str = "tests/data/decks/random-1500-optimal.tsv";
+
+pub struct BenchArgs {
+    pub files: Vec<String>,
+    pub threads: usize,
+}
+
+struct Row {
+    millis: f64,
+    states: u64,
+    solvable: bool,
+    peak_bytes: usize,
+    mismatch: Option<String>,
+}
+
+pub fn run(args: BenchArgs) -> CliResult {
+    let files = if args.files.is_empty() { vec![DEFAULT_CORPUS.to_string()] } else { args.files.clone() };
+    let mut decks: Vec<NamedDeck> = Vec::new();
+    for file in &files {
+        // A batch file has one deck per line; otherwise the file is one deck in any layout.
+        match read_batch(file) {
+            Ok(batch) => decks.extend(batch),
+            Err(batch_err) => match read_deck_files(std::slice::from_ref(file)) {
+                Ok(one) => decks.extend(one),
+                Err(_) => return Err(batch_err),
+            },
+        }
+    }
+    eprintln!("solving {} decks on {} threads...", decks.len(), args.threads);
+    let mut rows = Vec::with_capacity(decks.len());
+    let wall = std::time::Instant::now();
+    solve_in_order(&decks, args.threads, |i, s| {
+        let expected = decks[i].extra.as_deref().and_then(|e| e.parse::<usize>().ok());
+        let got = s.length().unwrap_or(0);
+        rows.push(Row {
+            millis: s.millis,
+            states: s.states,
+            solvable: s.is_solvable(),
+            peak_bytes: s.peak_bytes,
+            mismatch: expected.filter(|&e| e != got).map(|e| format!("{}: expected {e}, got {got}", decks[i].source)),
+        });
+    });
+    let wall = wall.elapsed().as_secs_f64();
+    let slowest = rows.iter().enumerate().max_by(|a, b| a.1.millis.total_cmp(&b.1.millis)).map(|(i, _)| i);
+
+    println!("Solver benchmark: {} ({} threads), wall time {:.2} s", files.join(", "), args.threads, wall);
+    println!();
+    println!("| decks | count | mean ms | median ms | p99 ms | max ms | states/s | search memory max |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (name, pick) in [("all", None), ("solvable", Some(true)), ("unsolvable", Some(false))] {
+        let part: Vec<&Row> = rows.iter().filter(|r| pick.is_none_or(|p| r.solvable == p)).collect();
+        if part.is_empty() {
+            continue;
+        }
+        let millis: Vec<f64> = part.iter().map(|r| r.millis).collect();
+        let stats = Stats::of(&millis);
+        let states: u64 = part.iter().map(|r| r.states).sum();
+        let peak = part.iter().map(|r| r.peak_bytes).max().unwrap_or(0);
+        println!(
+            "| {name} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} M | {} |",
+            part.len(),
+            stats.mean,
+            stats.median,
+            stats.p99,
+            stats.max,
+            states as f64 / (stats.total / 1000.0).max(1e-9) / 1e6,
+            mib(peak)
+        );
+    }
+    println!();
+    if let Some(i) = slowest {
+        println!("slowest deck: {} ({:.2} ms, {} states)", decks[i].source, rows[i].millis, rows[i].states);
+    }
+    match peak_rss() {
+        Some(bytes) => println!("peak memory of the process (VmHWM): {}", mib(bytes)),
+        None => println!("peak memory of the process: not available on this system"),
+    }
+    let mismatches: Vec<&String> = rows.iter().filter_map(|r| r.mismatch.as_ref()).collect();
+    let checked = decks.iter().filter(|d| d.extra.as_deref().is_some_and(|e| e.parse::<usize>().is_ok())).count();
+    if checked > 0 {
+        println!("lengths checked against the file: {} of {checked} as expected", checked - mismatches.len());
+    }
+    if !mismatches.is_empty() {
+        for m in mismatches.iter().take(20) {
+            eprintln!("MISMATCH {m}");
+        }
+        return Err(Failure { message: format!("{} decks did not get their expected length", mismatches.len()), status: 1 });
+    }
+    Ok(())
+}
+
+fn mib(bytes: usize) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
+}
+
+/// The process's peak resident memory, from /proc (Linux only).
+fn peak_rss() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}

@@ -1,0 +1,21 @@
+//! The command line's subcommands, one module each; `main.rs` only parses arguments and dispatches.
+
+pub mod bench;
+pub mod decks;
+pub mod solve;
+
+/// An error that the command reports as one message and an exit status.
+#[derive(Debug)]
+pub struct Failure {
+    pub message: String,
+    pub status: i32,
+}
+
+impl Failure {
+    /// Bad input from the user (a malformed deck, a missing file): exit status 2.
+    pub fn input(message: impl Into<String>) -> Failure {
+        Failure { message: message.into(), status: 2 }
+    }
+}
+
+pub type CliResult = Result<(), Failure>;

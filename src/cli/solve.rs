@@ -1,0 +1,156 @@
+//! `solitaire-agent solve`: solve deck files or a batch file, as text or JSON lines (a contract:
+//! outside checks read this output).
+
+use super::decks::{read_batch, read_deck_files, NamedDeck};
+use super::{CliResult, Failure};
+use crate::pyramid::State;
+use crate::solver::{solve, Solution};
+use std::io::{IsTerminal, Write};
+use std::sync::mpsc;
+
+pub struct SolveArgs {
+    pub files: Vec<String>,
+    pub batch: Option<String>,
+    pub json: bool,
+    pub threads: usize,
+}
+
+pub fn run(args: SolveArgs) -> CliResult {
+    let decks = match &args.batch {
+        Some(path) => {
+            if !args.files.is_empty() {
+                return Err(Failure::input("give either deck files or --batch FILE, not both"));
+            }
+            read_batch(path)?
+        }
+        None if args.files.is_empty() => {
+            return Err(Failure::input("no deck given: solve FILE... or solve --batch FILE (see --help)"))
+        }
+        None => read_deck_files(&args.files)?,
+    };
+    let progress = args.batch.is_some() && std::io::stderr().is_terminal();
+    let mut times = Vec::with_capacity(decks.len());
+    let mut solvable = 0;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let wall = std::time::Instant::now();
+    solve_in_order(&decks, args.threads, |i, solution| {
+        let deck = &decks[i];
+        times.push(solution.millis);
+        solvable += solution.is_solvable() as usize;
+        let text = if args.json { json_line(deck, &solution) } else { text_report(deck, &solution) };
+        // A closed pipe (`| head`) is not an error worth a panic.
+        let _ = writeln!(out, "{text}");
+        if !args.batch.is_some() || !progress {
+            let _ = out.flush();
+        }
+        if progress {
+            eprint!("\r{} {}/{}", bar(times.len(), decks.len()), times.len(), decks.len());
+        }
+    });
+    let _ = out.flush();
+    if args.batch.is_some() {
+        if progress {
+            eprintln!();
+        }
+        eprintln!("{}", summary(&times, solvable, wall.elapsed().as_secs_f64()));
+    }
+    Ok(())
+}
+
+/// Solves every deck on `threads` threads and hands the answers over in input order.
+pub fn solve_in_order(decks: &[NamedDeck], threads: usize, mut each: impl FnMut(usize, Solution)) {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            pool.install(|| {
+                decks.par_iter().enumerate().for_each_with(tx, |tx, (i, d)| {
+                    let solution = solve(&State::deal(&d.deck)).expect("a dealt deck is a valid position");
+                    let _ = tx.send((i, solution));
+                })
+            })
+        });
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut next = 0;
+        for (i, solution) in rx {
+            waiting.insert(i, solution);
+            while let Some(solution) = waiting.remove(&next) {
+                each(next, solution);
+                next += 1;
+            }
+        }
+    });
+}
+
+/// The JSON line of the contract.
+pub fn json_line(deck: &NamedDeck, solution: &Solution) -> String {
+    let steps: Vec<String> = solution.steps.iter().flatten().map(|s| s.to_string()).collect();
+    serde_json::json!({
+        "deck": deck.deck.to_string(),
+        "solvable": solution.is_solvable(),
+        "length": solution.length(),
+        "steps": steps,
+        "states": solution.states,
+        "millis": (solution.millis * 1000.0).round() / 1000.0,
+    })
+    .to_string()
+}
+
+/// The human-readable report: the length and numbered steps, or that no solution exists.
+pub fn text_report(deck: &NamedDeck, solution: &Solution) -> String {
+    let stats = format!("{} states, {:.1} ms", solution.states, solution.millis);
+    match &solution.steps {
+        None => format!("{}: no solution exists ({stats})", deck.source),
+        Some(steps) => {
+            let mut text = format!("{}: solved in {} steps ({stats})", deck.source, steps.len());
+            for (i, step) in steps.iter().enumerate() {
+                text.push_str(&format!("\n{:4}. {step}", i + 1));
+            }
+            text
+        }
+    }
+}
+
+fn bar(done: usize, total: usize) -> String {
+    let width = 30;
+    let filled = done * width / total.max(1);
+    format!("[{}{}]", "#".repeat(filled), " ".repeat(width - filled))
+}
+
+/// The batch summary: solvable count and total, mean, median and max time.
+pub fn summary(millis: &[f64], solvable: usize, wall_secs: f64) -> String {
+    let stats = Stats::of(millis);
+    format!(
+        "{} decks, {} solvable, {} unsolvable; solver time total {:.2} s, mean {:.2} ms, median {:.2} ms, max {:.2} ms; wall {:.2} s",
+        millis.len(),
+        solvable,
+        millis.len() - solvable,
+        stats.total / 1000.0,
+        stats.mean,
+        stats.median,
+        stats.max,
+        wall_secs
+    )
+}
+
+/// Order statistics of per-deck times in milliseconds.
+pub struct Stats {
+    pub total: f64,
+    pub mean: f64,
+    pub median: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+impl Stats {
+    pub fn of(millis: &[f64]) -> Stats {
+        let mut sorted = millis.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len().max(1);
+        let at = |q: f64| sorted.get(((n as f64 * q).ceil() as usize).saturating_sub(1)).copied().unwrap_or(0.0);
+        let total: f64 = sorted.iter().sum();
+        Stats { total, mean: total / n as f64, median: at(0.5), p99: at(0.99), max: at(1.0) }
+    }
+}

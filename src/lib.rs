@@ -1,0 +1,9 @@
+//! solitaire-agent: plays Pyramid Solitaire in Microsoft Solitaire Collection by itself.
+//!
+//! The data path: capture → locate → recognize → board → solve → plan clicks → act → verify.
+//! This crate holds the pure parts (cards, the game's rules, the solver) and the command line.
+
+pub mod cards;
+pub mod pyramid;
+pub mod solver;
+pub mod cli;

@@ -1,0 +1,309 @@
+//! One position to solve, turned into the solver's terms: card values by slot, the packed start
+//! state, and per pyramid shape the heuristic and the cards the stock must still supply.
+//!
+//! Slots: 0..28 are pyramid positions; 28..52 are the stock/waste cards in the order they pass
+//! through the stock (waste from its bottom, then stock from its top). A recycle turns the waste
+//! back into the stock in the same order, so this order never changes during a game.
+//!
+//! Packed state (`Key`, 42 bits of a u64):
+//! - bits 0..24: which stock/waste slots still hold a card
+//! - bits 24..29: the stock's top slot (0..24; 24 when the stock is empty). Slots below it that
+//!   still hold a card are the waste, its top the highest of them.
+//! - bits 29..31: recycles used
+//! - bits 31..42: the pyramid's shape (see `shapes`)
+
+use super::shapes::{ShapeId, Shapes, EMPTY_SHAPE};
+use crate::cards::Card;
+use crate::pyramid::{State, PYRAMID_SIZE};
+
+pub type Key = u64;
+
+pub const STOCK_SLOTS: usize = 24;
+/// The stock index meaning "the stock is empty".
+pub const STOCK_EMPTY: u32 = STOCK_SLOTS as u32;
+pub const KEY_BITS: u32 = 42;
+pub const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+const FLAG_MASK: u64 = (1 << STOCK_SLOTS) - 1;
+
+pub fn pack(shape: ShapeId, cycle: u32, stock: u32, flags: u32) -> Key {
+    (shape as u64) << 31 | (cycle as u64) << 29 | (stock as u64) << 24 | flags as u64
+}
+pub fn shape_of(key: Key) -> ShapeId {
+    (key >> 31 & 0x7FF) as ShapeId
+}
+pub fn cycle_of(key: Key) -> u32 {
+    (key >> 29 & 3) as u32
+}
+pub fn stock_of(key: Key) -> u32 {
+    (key >> 24 & 31) as u32
+}
+pub fn flags_of(key: Key) -> u32 {
+    (key & FLAG_MASK) as u32
+}
+
+/// The first slot at or after `from` that still holds a card, or `STOCK_EMPTY`.
+pub fn next_card(flags: u32, from: u32) -> u32 {
+    if from >= STOCK_EMPTY {
+        return STOCK_EMPTY;
+    }
+    let rest = flags >> from;
+    if rest == 0 {
+        STOCK_EMPTY
+    } else {
+        from + rest.trailing_zeros()
+    }
+}
+
+/// The waste's top slot (the highest card below the stock index), if any.
+pub fn waste_top(flags: u32, stock: u32) -> Option<u32> {
+    let below = flags & ((1u64 << stock) - 1) as u32;
+    (below != 0).then(|| 31 - below.leading_zeros())
+}
+
+/// One requirement on the stock: at least `count` of the slots in `mask` must still hold a card.
+#[derive(Clone, Copy, Debug)]
+pub struct Need {
+    pub mask: u32,
+    pub count: u32,
+}
+
+/// A position to solve, with everything the search looks up.
+pub struct Problem {
+    /// The card in each slot (pyramid positions, then stock/waste slots).
+    pub cards: [Option<Card>; 52],
+    /// Each slot's value (0 where empty).
+    pub values: [u8; 52],
+    /// Pyramid positions holding kings.
+    pub king_positions: u32,
+    /// Per value, the pyramid positions holding a card of that value.
+    pub pyramid_by_value: [u32; 14],
+    /// Per value, the stock/waste slots holding a card of that value.
+    pub stock_by_value: [u32; 14],
+    /// Per shape: a lower bound on the steps still needed to clear the pyramid.
+    pub heuristic: Vec<u8>,
+    /// Per shape: stock/waste slots that can still pair with some pyramid card.
+    useful_slots: Vec<u32>,
+    need_start: Vec<u32>,
+    needs: Vec<Need>,
+    /// The packed start state.
+    pub start: Key,
+}
+
+impl Problem {
+    /// Sets up the search for a (valid) position.
+    pub fn new(state: &State) -> Problem {
+        let shapes = Shapes::get();
+        let mut cards = [None; 52];
+        cards[..PYRAMID_SIZE].copy_from_slice(&state.pyramid);
+        for (i, card) in state.waste.iter().chain(&state.stock).enumerate() {
+            cards[PYRAMID_SIZE + i] = Some(*card);
+        }
+        let values = cards.map(|c| c.map_or(0, |c| c.value()));
+        let mut value_mask = [0u32; 14];
+        for i in 0..STOCK_SLOTS {
+            value_mask[values[PYRAMID_SIZE + i] as usize] |= 1 << i;
+        }
+        let mut pyramid_by_value = [0u32; 14];
+        for p in 0..PYRAMID_SIZE {
+            pyramid_by_value[values[p] as usize] |= 1 << p;
+        }
+        let king_positions = pyramid_by_value[13];
+
+        let mut heuristic = Vec::with_capacity(shapes.len());
+        let mut need_start = Vec::with_capacity(shapes.len() + 1);
+        let mut needs = Vec::new();
+        // Per value class (v, 13 - v): its pyramid positions (at most 8), and the matching size
+        // for each subset of them still present, computed when first needed.
+        let classes: Vec<(u8, Vec<usize>, [u8; 256])> = (1..=6u8)
+            .map(|low| {
+                let mask = pyramid_by_value[low as usize] | pyramid_by_value[13 - low as usize];
+                (low, (0..PYRAMID_SIZE).filter(|&p| mask >> p & 1 == 1).collect(), [u8::MAX; 256])
+            })
+            .collect();
+        let mut classes = classes;
+        for &shape_flags in &shapes.flags {
+            need_start.push(needs.len() as u32);
+            let mut h = (shape_flags & king_positions).count_ones();
+            for (low, positions, cache) in classes.iter_mut() {
+                let low = *low;
+                let subset = positions.iter().enumerate().fold(0usize, |m, (i, &p)| m | ((shape_flags >> p & 1) as usize) << i);
+                let present = |v: u8| -> Vec<usize> {
+                    positions.iter().enumerate().filter(|(i, &p)| subset >> i & 1 == 1 && values[p] == v).map(|(_, &p)| p).collect()
+                };
+                let (a, b) = (present(low), present(13 - low));
+                if cache[subset] == u8::MAX {
+                    cache[subset] = max_matching(&a, &b, &shapes.related) as u8;
+                }
+                let matched = cache[subset] as usize;
+                h += (a.len() + b.len() - matched) as u32;
+                // Unmatched pyramid cards of one value need partners of the other from the stock.
+                for (unmatched, partner) in [(a.len() - matched, 13 - low), (b.len() - matched, low)] {
+                    if unmatched > 0 {
+                        needs.push(Need { mask: value_mask[partner as usize], count: unmatched as u32 });
+                    }
+                }
+            }
+            heuristic.push(h as u8);
+        }
+        need_start.push(needs.len() as u32);
+        let useful_slots = shapes
+            .flags
+            .iter()
+            .map(|&shape_flags| {
+                (1..=12usize).filter(|&u| shape_flags & pyramid_by_value[13 - u] != 0).fold(0, |m, u| m | value_mask[u])
+            })
+            .collect();
+        let shape = shapes.id(pyramid_flags(state)).expect("a validated state has a possible pyramid shape");
+        let flags = ((1u64 << (state.waste.len() + state.stock.len())) - 1) as u32;
+        let stock = next_card(flags, state.waste.len() as u32);
+        let start = pack(shape, state.recycles as u32, stock, flags);
+        Problem {
+            cards,
+            values,
+            king_positions,
+            pyramid_by_value,
+            stock_by_value: value_mask,
+            heuristic,
+            useful_slots,
+            need_start,
+            needs,
+            start,
+        }
+    }
+
+    /// Can the pyramid of this shape still be cleared with the stock/waste cards in `flags`?
+    /// (Each value needs enough partners, counting that a card cannot pair with one it covers.)
+    #[inline]
+    pub fn feasible(&self, shape: ShapeId, flags: u32) -> bool {
+        let (from, to) = (self.need_start[shape as usize], self.need_start[shape as usize + 1]);
+        self.needs[from as usize..to as usize].iter().all(|n| (flags & n.mask).count_ones() >= n.count)
+    }
+
+    #[inline]
+    pub fn h(&self, shape: ShapeId) -> u32 {
+        self.heuristic[shape as usize] as u32
+    }
+
+    /// An uncovered pyramid card whose one remaining partner in the whole game is another uncovered
+    /// pyramid card: the two must go together, and removing them now never costs a step.
+    pub fn forced_pair(&self, shape_flags: u32, open: u32, flags: u32) -> Option<(u32, u32)> {
+        let mut bits = open;
+        while bits != 0 {
+            let a = bits.trailing_zeros();
+            bits &= bits - 1;
+            let partner = 13 - self.values[a as usize] as usize;
+            let in_pyramid = shape_flags & self.pyramid_by_value[partner];
+            if in_pyramid.count_ones() == 1 && flags & self.stock_by_value[partner] == 0 && in_pyramid & open != 0 {
+                return Some((a, in_pyramid.trailing_zeros()));
+            }
+        }
+        None
+    }
+
+    /// A lower bound on the steps still needed from this state: `h` for the pyramid's removals,
+    /// plus `useless_to_pass`, steps that cannot touch the pyramid. Admissible; not always
+    /// consistent (the search applies path-max).
+    pub fn h_full(&self, key: Key) -> u32 {
+        let shape = shape_of(key);
+        self.h(shape) + self.useless_to_pass(shape, cycle_of(key), stock_of(key), flags_of(key))
+    }
+
+    /// The steps that cannot touch the pyramid before every needed value can be
+    /// reached. A card passed on the way costs such a step when no pyramid card can pair with it.
+    /// For each needed value the cheapest route (on through the stock, down the waste, or round
+    /// after a recycle) counts, and the largest over the values.
+    fn useless_to_pass(&self, shape: ShapeId, cycle: u32, stock: u32, flags: u32) -> u32 {
+        let (from, to) = (self.need_start[shape as usize] as usize, self.need_start[shape as usize + 1] as usize);
+        let below = |slot: u32| ((1u64 << slot) - 1) as u32;
+        let useless = flags & !self.useful_slots[shape as usize];
+        let open = (if stock < STOCK_EMPTY { 1 << stock } else { 0 }) | waste_top(flags, stock).map_or(0, |w| 1 << w);
+        let mut worst = 0;
+        for need in &self.needs[from..to] {
+            let cards = flags & need.mask;
+            if cards & open != 0 {
+                continue;
+            }
+            let (ahead, behind) = (cards & !below(stock), cards & below(stock));
+            let mut best = u32::MAX;
+            if ahead != 0 {
+                let x = ahead.trailing_zeros();
+                best = best.min((useless & below(x) & !below(stock)).count_ones());
+            }
+            if behind != 0 {
+                let y = 31 - behind.leading_zeros();
+                best = best.min((useless & below(stock) & !below(y + 1)).count_ones());
+            }
+            if cycle < 2 && cards != 0 {
+                let z = cards.trailing_zeros();
+                best = best.min((useless & !below(stock)).count_ones() + 1 + (useless & below(z)).count_ones());
+            }
+            if best != u32::MAX {
+                worst = worst.max(best);
+            }
+        }
+        worst
+    }
+
+    pub fn is_goal(key: Key) -> bool {
+        shape_of(key) == EMPTY_SHAPE
+    }
+}
+
+/// The pyramid's occupied positions as flags.
+pub fn pyramid_flags(state: &State) -> u32 {
+    (0..PYRAMID_SIZE).filter(|&p| state.pyramid[p].is_some()).fold(0, |m, p| m | 1 << p)
+}
+
+/// The largest number of disjoint pairs (x from `a`, y from `b`) with x and y not covering each other.
+fn max_matching(a: &[usize], b: &[usize], related: &[u32; PYRAMID_SIZE]) -> usize {
+    fn augment(x: usize, a: &[usize], b: &[usize], related: &[u32], seen: &mut u32, owner: &mut [usize]) -> bool {
+        for (j, &y) in b.iter().enumerate() {
+            if related[a[x]] >> y & 1 == 1 || *seen >> j & 1 == 1 {
+                continue;
+            }
+            *seen |= 1 << j;
+            if owner[j] == usize::MAX || augment(owner[j], a, b, related, seen, owner) {
+                owner[j] = x;
+                return true;
+            }
+        }
+        false
+    }
+    let mut owner = vec![usize::MAX; b.len()];
+    (0..a.len()).filter(|&x| augment(x, a, b, related, &mut 0, &mut owner)).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::Deck;
+
+    #[test]
+    fn stock_index_helpers() {
+        assert_eq!(next_card(0b1010, 0), 1);
+        assert_eq!(next_card(0b1010, 2), 3);
+        assert_eq!(next_card(0b1010, 4), STOCK_EMPTY);
+        assert_eq!(waste_top(0b1010, 3), Some(1));
+        assert_eq!(waste_top(0b1010, 1), None);
+        assert_eq!(waste_top(0b1010, STOCK_EMPTY), Some(3));
+    }
+
+    #[test]
+    fn start_of_a_deal() {
+        let p = Problem::new(&State::deal(&Deck::shuffled(3)));
+        assert_eq!(flags_of(p.start), (1 << 24) - 1);
+        assert_eq!(stock_of(p.start), 0);
+        assert_eq!(cycle_of(p.start), 0);
+        assert_eq!(p.h(EMPTY_SHAPE), 0);
+        assert!(p.h(shape_of(p.start)) >= 14);
+    }
+
+    #[test]
+    fn matching_respects_covering() {
+        let shapes = Shapes::get();
+        // 0 covers-relation with 12; 21 and 27 are unrelated.
+        assert_eq!(max_matching(&[0], &[12], &shapes.related), 0);
+        assert_eq!(max_matching(&[21, 0], &[27, 12], &shapes.related), 1);
+        assert_eq!(max_matching(&[21, 22], &[27, 26], &shapes.related), 2);
+    }
+}

@@ -1,0 +1,190 @@
+//! Can the pyramid be cleared at all? A fast yes/no that comes before the optimal search, so that
+//! unsolvable deals are proved without A*'s step counting.
+//!
+//! Step counts do not matter here, and that allows two reductions the optimal search cannot make:
+//! - Draws and recycles only move along the stock's timeline (position = recycles used, stock
+//!   index), which never goes back. With the same pyramid and the same cards left in stock and
+//!   waste, an earlier position can do all a later one can. So a state is just (pyramid shape, stock
+//!   cards left), kept with its earliest position, and positions are taken in timeline order
+//!   (a bucket per position), so each state is expanded once, at its earliest position.
+//! - Expanding a state walks the rest of its timeline in place, trying the removals each position
+//!   offers: pyramid pairs at the start only (later is never better), the waste top at the start
+//!   only (a card later on the waste could have been taken as the stock top one draw earlier, giving
+//!   the same state), and the stock top, alone or with the waste top, at every position.
+
+use super::problem::*;
+use super::shapes::{ShapeId, Shapes, EMPTY_SHAPE};
+use super::visited::Visited;
+use crate::pyramid::PYRAMID_SIZE;
+
+const POSITIONS: usize = 3 * (STOCK_SLOTS + 1);
+
+/// What the reachability search found.
+pub struct Reach {
+    pub solvable: bool,
+    /// States (shape, stock cards left) expanded.
+    pub expanded: u64,
+    pub bytes: usize,
+}
+
+fn position(cycle: u32, stock: u32) -> usize {
+    cycle as usize * (STOCK_SLOTS + 1) + stock as usize
+}
+
+fn state_key(shape: ShapeId, flags: u32) -> u64 {
+    (shape as u64) << STOCK_SLOTS | flags as u64
+}
+
+pub fn reach(problem: &Problem) -> Reach {
+    let shapes = Shapes::get();
+    let mut earliest = Visited::new();
+    let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); POSITIONS];
+    let mut expanded = 0u64;
+    let (shape0, flags0) = (shape_of(problem.start), flags_of(problem.start));
+    let p0 = position(cycle_of(problem.start), stock_of(problem.start));
+    if shape0 == EMPTY_SHAPE {
+        return Reach { solvable: true, expanded, bytes: 0 };
+    }
+    if problem.feasible(shape0, flags0) {
+        earliest.improve(state_key(shape0, flags0), p0 as u32, 0);
+        buckets[p0].push(state_key(shape0, flags0));
+    }
+
+    for p in p0..POSITIONS {
+        while let Some(key) = buckets[p].pop() {
+            if earliest.get(key).is_some_and(|(best, _)| (best as usize) < p) {
+                continue;
+            }
+            expanded += 1;
+            let shape = (key >> STOCK_SLOTS) as ShapeId;
+            let flags = (key & ((1 << STOCK_SLOTS) - 1)) as u32;
+            let mut found = false;
+            let mut offer = |shape: ShapeId, flags: u32, cycle: u32, stock: u32| {
+                if shape == EMPTY_SHAPE {
+                    found = true;
+                } else if problem.feasible(shape, flags) {
+                    let q = position(cycle, stock);
+                    if earliest.improve(state_key(shape, flags), q as u32, 0) {
+                        buckets[q].push(state_key(shape, flags));
+                    }
+                }
+            };
+            expand(problem, shapes, shape, flags, p, &mut offer);
+            if found {
+                return Reach { solvable: true, expanded, bytes: earliest.bytes() };
+            }
+        }
+        buckets[p] = Vec::new();
+    }
+    Reach { solvable: false, expanded, bytes: earliest.bytes() }
+}
+
+/// Offers every state worth reaching from (shape, flags) at timeline position `p`.
+fn expand(
+    problem: &Problem,
+    shapes: &Shapes,
+    shape: ShapeId,
+    flags: u32,
+    p: usize,
+    offer: &mut impl FnMut(ShapeId, u32, u32, u32),
+) {
+    let (mut cycle, mut stock) = ((p / (STOCK_SLOTS + 1)) as u32, (p % (STOCK_SLOTS + 1)) as u32);
+    let open = shapes.uncovered[shape as usize];
+    let values = &problem.values;
+    let kings = open & problem.king_positions;
+    if kings != 0 {
+        // An uncovered pyramid king goes first: never worse.
+        let next = shapes.after_removing[shape as usize][kings.trailing_zeros() as usize];
+        offer(next, flags, cycle, stock);
+        return;
+    }
+    if let Some((a, b)) = problem.forced_pair(shapes.flags[shape as usize], open, flags) {
+        let s1 = shapes.after_removing[shape as usize][a as usize];
+        offer(shapes.after_removing[s1 as usize][b as usize], flags, cycle, stock);
+        return;
+    }
+    // A king on top of the stock or waste goes first: the state without it can do all that the
+    // state with it can (it pairs with nothing and only hides the cards under it).
+    let is_king = |slot: u32| values[PYRAMID_SIZE + slot as usize] == 13;
+    if let Some(w) = waste_top(flags, stock).filter(|&w| is_king(w)) {
+        offer(shape, flags & !(1 << w), cycle, stock);
+        return;
+    }
+    if stock < STOCK_EMPTY && is_king(stock) {
+        let rest = flags & !(1 << stock);
+        offer(shape, rest, cycle, next_card(rest, stock + 1));
+        return;
+    }
+    // Pyramid pairs, here and now.
+    let mut by_value = [0u32; 14];
+    let mut bits = open;
+    while bits != 0 {
+        let p = bits.trailing_zeros();
+        bits &= bits - 1;
+        by_value[values[p as usize] as usize] |= 1 << p;
+    }
+    let mut bits = open;
+    while bits != 0 {
+        let a = bits.trailing_zeros();
+        bits &= bits - 1;
+        let mut partners = by_value[13 - values[a as usize] as usize] & bits;
+        while partners != 0 {
+            let b = partners.trailing_zeros();
+            partners &= partners - 1;
+            let s1 = shapes.after_removing[shape as usize][a as usize];
+            offer(shapes.after_removing[s1 as usize][b as usize], flags, cycle, stock);
+        }
+    }
+    if let Some(w) = waste_top(flags, stock) {
+        take(problem, shapes, shape, &by_value, w, flags & !(1 << w), cycle, stock, offer);
+    }
+    loop {
+        if stock < STOCK_EMPTY {
+            let rest = flags & !(1 << stock);
+            let after = next_card(rest, stock + 1);
+            take(problem, shapes, shape, &by_value, stock, rest, cycle, after, offer);
+            if is_king(stock) {
+                // Walking on past a king is never better than removing it (see above).
+                break;
+            }
+            if let Some(w) = waste_top(flags, stock) {
+                let v = values[PYRAMID_SIZE + w as usize] + values[PYRAMID_SIZE + stock as usize];
+                if v == 13 {
+                    offer(shape, rest & !(1 << w), cycle, after);
+                }
+            }
+            stock = next_card(flags, stock + 1);
+        } else if cycle < 2 && flags != 0 {
+            cycle += 1;
+            stock = next_card(flags, 0);
+        } else {
+            break;
+        }
+    }
+}
+
+/// Offers taking the stock/waste card in `slot` alone (a king) or with each uncovered pyramid partner.
+#[allow(clippy::too_many_arguments)]
+fn take(
+    problem: &Problem,
+    shapes: &Shapes,
+    shape: ShapeId,
+    by_value: &[u32; 14],
+    slot: u32,
+    flags_after: u32,
+    cycle: u32,
+    stock_after: u32,
+    offer: &mut impl FnMut(ShapeId, u32, u32, u32),
+) {
+    let v = problem.values[PYRAMID_SIZE + slot as usize] as usize;
+    if v == 13 {
+        offer(shape, flags_after, cycle, stock_after);
+        return;
+    }
+    let mut partners = by_value[13 - v];
+    while partners != 0 {
+        let b = partners.trailing_zeros();
+        partners &= partners - 1;
+        offer(shapes.after_removing[shape as usize][b as usize], flags_after, cycle, stock_after);
+    }
+}
