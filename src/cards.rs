@@ -113,7 +113,9 @@ impl FromStr for Card {
     fn from_str(s: &str) -> Result<Card, String> {
         match parse_cards_in_word(s) {
             Some(cards) if cards.len() == 1 => Ok(cards[0]),
-            _ => Err(format!("`{s}` is not a card (expected rank A23456789TJQK then suit cdhs, like `Th`)")),
+            _ => Err(format!(
+                "`{s}` is not a card (expected rank A23456789TJQK then suit cdhs, like `Th`)"
+            )),
         }
     }
 }
@@ -137,7 +139,11 @@ pub struct DeckError {
 
 impl fmt::Display for DeckError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "not a valid deck: read {} cards, expected 52 distinct cards", self.count)?;
+        write!(
+            f,
+            "not a valid deck: read {} cards, expected 52 distinct cards",
+            self.count
+        )?;
         if !self.malformed.is_empty() {
             let words: Vec<String> = self
                 .malformed
@@ -159,7 +165,11 @@ impl fmt::Display for DeckError {
 impl std::error::Error for DeckError {}
 
 fn join_cards(cards: &[Card]) -> String {
-    cards.iter().map(Card::to_string).collect::<Vec<_>>().join(" ")
+    cards
+        .iter()
+        .map(Card::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl Deck {
@@ -182,12 +192,18 @@ impl Deck {
         }
         let missing: Vec<Card> = Card::all().filter(|c| seen[c.index()] == 0).collect();
         let duplicated: Vec<Card> = Card::all().filter(|c| seen[c.index()] > 1).collect();
-        if malformed.is_empty() && missing.is_empty() && duplicated.is_empty() && cards.len() == 52 {
+        if malformed.is_empty() && missing.is_empty() && duplicated.is_empty() && cards.len() == 52
+        {
             let mut arr = [cards[0]; 52];
             arr.copy_from_slice(cards);
             Ok(Deck(arr))
         } else {
-            Err(DeckError { malformed, missing, duplicated, count: cards.len() })
+            Err(DeckError {
+                malformed,
+                missing,
+                duplicated,
+                count: cards.len(),
+            })
         }
     }
 
@@ -196,7 +212,7 @@ impl Deck {
         let mut cards: Vec<Card> = Card::all().collect();
         let mut rng = SplitMix64(seed);
         for i in (1..cards.len()).rev() {
-            let j = (rng.next() % (i as u64 + 1)) as usize;
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
             cards.swap(i, j);
         }
         Deck::from_cards(&cards, Vec::new()).expect("a permutation of the deck is a deck")
@@ -218,7 +234,7 @@ impl fmt::Display for Deck {
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -227,7 +243,7 @@ impl SplitMix64 {
     }
     /// A float in [0, 1).
     pub fn next_f64(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 
@@ -314,13 +330,20 @@ mod tests {
         assert_eq!(err.missing, vec!["6c".parse().unwrap()]);
         assert_eq!(err.duplicated, vec!["As".parse().unwrap()]);
         let msg = err.to_string();
-        assert!(msg.contains("`J` (line 1)") && msg.contains("6c") && msg.contains("As"), "{msg}");
+        assert!(
+            msg.contains("`J` (line 1)") && msg.contains("6c") && msg.contains("As"),
+            "{msg}"
+        );
     }
 
     #[test]
     fn prose_and_comments_are_ignored() {
         let cards: Vec<String> = Card::all().map(|c| c.to_string()).collect();
-        let text = format!("Pyramid: {} # a comment Zz\nStock: {}", cards[..28].join(" "), cards[28..].join(","));
+        let text = format!(
+            "Pyramid: {} # a comment Zz\nStock: {}",
+            cards[..28].join(" "),
+            cards[28..].join(",")
+        );
         let deck = Deck::parse(&text).unwrap();
         assert_eq!(deck.0[0], Card::from_index(0));
     }

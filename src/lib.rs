@@ -4,6 +4,6 @@
 //! This crate holds the pure parts (cards, the game's rules, the solver) and the command line.
 
 pub mod cards;
+pub mod cli;
 pub mod pyramid;
 pub mod solver;
-pub mod cli;

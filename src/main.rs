@@ -21,8 +21,10 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Find the fewest steps that clear the pyramid, or prove that no solution exists
-    #[command(after_help = "Exit status: 0 when every deck was solved or proved unsolvable, 2 on bad input.\n\
-Steps: Draw, Recycle, a king alone like Kh, or a pair summing to 13 like 4c+9c.")]
+    #[command(
+        after_help = "Exit status: 0 when every deck was solved or proved unsolvable, 2 on bad input.\n\
+Steps: Draw, Recycle, a king alone like Kh, or a pair summing to 13 like 4c+9c."
+    )]
     Solve {
         /// Deck files, one deck each in any layout (`-` reads standard input)
         files: Vec<String>,
@@ -47,16 +49,28 @@ Steps: Draw, Recycle, a king alone like Kh, or a pair summing to 13 like 4c+9c."
 }
 
 fn threads(n: Option<usize>) -> usize {
-    n.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
+    n.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
 }
 
 fn main() {
     let args = Cli::parse();
     let result = match args.command {
-        Some(Command::Solve { files, batch, json, threads: t }) => {
-            cli::solve::run(cli::solve::SolveArgs { files, batch, json, threads: threads(t) })
-        }
-        Some(Command::Bench { files, threads: t }) => cli::bench::run(cli::bench::BenchArgs { files, threads: threads(t) }),
+        Some(Command::Solve {
+            files,
+            batch,
+            json,
+            threads: t,
+        }) => cli::solve::run(cli::solve::SolveArgs {
+            files,
+            batch,
+            json,
+            threads: threads(t),
+        }),
+        Some(Command::Bench { files, threads: t }) => cli::bench::run(cli::bench::BenchArgs {
+            files,
+            threads: threads(t),
+        }),
         None => {
             use clap::CommandFactory;
             Cli::command().print_help().ok();

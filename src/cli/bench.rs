@@ -21,7 +21,11 @@ struct Row {
 }
 
 pub fn run(args: BenchArgs) -> CliResult {
-    let files = if args.files.is_empty() { vec![DEFAULT_CORPUS.to_string()] } else { args.files.clone() };
+    let files = if args.files.is_empty() {
+        vec![DEFAULT_CORPUS.to_string()]
+    } else {
+        args.files.clone()
+    };
     let mut decks: Vec<NamedDeck> = Vec::new();
     for file in &files {
         // A batch file has one deck per line; otherwise the file is one deck in any layout.
@@ -33,29 +37,56 @@ pub fn run(args: BenchArgs) -> CliResult {
             },
         }
     }
-    eprintln!("solving {} decks on {} threads...", decks.len(), args.threads);
+    eprintln!(
+        "solving {} decks on {} threads...",
+        decks.len(),
+        args.threads
+    );
     let mut rows = Vec::with_capacity(decks.len());
     let wall = std::time::Instant::now();
     solve_in_order(&decks, args.threads, |i, s| {
-        let expected = decks[i].extra.as_deref().and_then(|e| e.parse::<usize>().ok());
+        let expected = decks[i]
+            .extra
+            .as_deref()
+            .and_then(|e| e.parse::<usize>().ok());
         let got = s.length().unwrap_or(0);
         rows.push(Row {
             millis: s.millis,
             states: s.states,
             solvable: s.is_solvable(),
             peak_bytes: s.peak_bytes,
-            mismatch: expected.filter(|&e| e != got).map(|e| format!("{}: expected {e}, got {got}", decks[i].source)),
+            mismatch: expected
+                .filter(|&e| e != got)
+                .map(|e| format!("{}: expected {e}, got {got}", decks[i].source)),
         });
     });
     let wall = wall.elapsed().as_secs_f64();
-    let slowest = rows.iter().enumerate().max_by(|a, b| a.1.millis.total_cmp(&b.1.millis)).map(|(i, _)| i);
+    let slowest = rows
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.millis.total_cmp(&b.1.millis))
+        .map(|(i, _)| i);
 
-    println!("Solver benchmark: {} ({} threads), wall time {:.2} s", files.join(", "), args.threads, wall);
+    println!(
+        "Solver benchmark: {} ({} threads), wall time {:.2} s",
+        files.join(", "),
+        args.threads,
+        wall
+    );
     println!();
-    println!("| decks | count | mean ms | median ms | p99 ms | max ms | states/s | search memory max |");
+    println!(
+        "| decks | count | mean ms | median ms | p99 ms | max ms | states/s | search memory max |"
+    );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
-    for (name, pick) in [("all", None), ("solvable", Some(true)), ("unsolvable", Some(false))] {
-        let part: Vec<&Row> = rows.iter().filter(|r| pick.is_none_or(|p| r.solvable == p)).collect();
+    for (name, pick) in [
+        ("all", None),
+        ("solvable", Some(true)),
+        ("unsolvable", Some(false)),
+    ] {
+        let part: Vec<&Row> = rows
+            .iter()
+            .filter(|r| pick.is_none_or(|p| r.solvable == p))
+            .collect();
         if part.is_empty() {
             continue;
         }
@@ -76,22 +107,41 @@ pub fn run(args: BenchArgs) -> CliResult {
     }
     println!();
     if let Some(i) = slowest {
-        println!("slowest deck: {} ({:.2} ms, {} states)", decks[i].source, rows[i].millis, rows[i].states);
+        println!(
+            "slowest deck: {} ({:.2} ms, {} states)",
+            decks[i].source, rows[i].millis, rows[i].states
+        );
     }
     match peak_rss() {
         Some(bytes) => println!("peak memory of the process (VmHWM): {}", mib(bytes)),
         None => println!("peak memory of the process: not available on this system"),
     }
     let mismatches: Vec<&String> = rows.iter().filter_map(|r| r.mismatch.as_ref()).collect();
-    let checked = decks.iter().filter(|d| d.extra.as_deref().is_some_and(|e| e.parse::<usize>().is_ok())).count();
+    let checked = decks
+        .iter()
+        .filter(|d| {
+            d.extra
+                .as_deref()
+                .is_some_and(|e| e.parse::<usize>().is_ok())
+        })
+        .count();
     if checked > 0 {
-        println!("lengths checked against the file: {} of {checked} as expected", checked - mismatches.len());
+        println!(
+            "lengths checked against the file: {} of {checked} as expected",
+            checked - mismatches.len()
+        );
     }
     if !mismatches.is_empty() {
         for m in mismatches.iter().take(20) {
             eprintln!("MISMATCH {m}");
         }
-        return Err(Failure { message: format!("{} decks did not get their expected length", mismatches.len()), status: 1 });
+        return Err(Failure {
+            message: format!(
+                "{} decks did not get their expected length",
+                mismatches.len()
+            ),
+            status: 1,
+        });
     }
     Ok(())
 }

@@ -30,8 +30,14 @@ pub fn read_deck_files(paths: &[String]) -> Result<Vec<NamedDeck>, Failure> {
     let mut decks = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
-        match read_text(path).and_then(|t| Deck::parse(&t).map_err(|e| Failure::input(format!("{path}: {e}")))) {
-            Ok(deck) => decks.push(NamedDeck { source: path.clone(), deck, extra: None }),
+        match read_text(path)
+            .and_then(|t| Deck::parse(&t).map_err(|e| Failure::input(format!("{path}: {e}"))))
+        {
+            Ok(deck) => decks.push(NamedDeck {
+                source: path.clone(),
+                deck,
+                extra: None,
+            }),
             Err(e) => errors.push(e.message),
         }
     }
@@ -63,7 +69,11 @@ pub fn read_batch(path: &str) -> Result<Vec<NamedDeck>, Failure> {
         }
     }
     if !errors.is_empty() {
-        let more = if errors.len() > 10 { format!("\n... and {} more bad lines", errors.len() - 10) } else { String::new() };
+        let more = if errors.len() > 10 {
+            format!("\n... and {} more bad lines", errors.len() - 10)
+        } else {
+            String::new()
+        };
         errors.truncate(10);
         return Err(Failure::input(errors.join("\n") + &more));
     }

@@ -14,7 +14,10 @@ pub struct Failure {
 impl Failure {
     /// Bad input from the user (a malformed deck, a missing file): exit status 2.
     pub fn input(message: impl Into<String>) -> Failure {
-        Failure { message: message.into(), status: 2 }
+        Failure {
+            message: message.into(),
+            status: 2,
+        }
     }
 }
 

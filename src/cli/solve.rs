@@ -19,12 +19,16 @@ pub fn run(args: SolveArgs) -> CliResult {
     let decks = match &args.batch {
         Some(path) => {
             if !args.files.is_empty() {
-                return Err(Failure::input("give either deck files or --batch FILE, not both"));
+                return Err(Failure::input(
+                    "give either deck files or --batch FILE, not both",
+                ));
             }
             read_batch(path)?
         }
         None if args.files.is_empty() => {
-            return Err(Failure::input("no deck given: solve FILE... or solve --batch FILE (see --help)"))
+            return Err(Failure::input(
+                "no deck given: solve FILE... or solve --batch FILE (see --help)",
+            ))
         }
         None => read_deck_files(&args.files)?,
     };
@@ -38,14 +42,21 @@ pub fn run(args: SolveArgs) -> CliResult {
         let deck = &decks[i];
         times.push(solution.millis);
         solvable += solution.is_solvable() as usize;
-        let text = if args.json { json_line(deck, &solution) } else { text_report(deck, &solution) };
-        // A closed pipe (`| head`) is not an error worth a panic.
+        let text = if args.json {
+            json_line(deck, &solution)
+        } else {
+            text_report(deck, &solution)
+        };
+        // Each answer goes out as soon as it is known; a closed pipe (`| head`) is no panic.
         let _ = writeln!(out, "{text}");
-        if !args.batch.is_some() || !progress {
-            let _ = out.flush();
-        }
+        let _ = out.flush();
         if progress {
-            eprint!("\r{} {}/{}", bar(times.len(), decks.len()), times.len(), decks.len());
+            eprint!(
+                "\r{} {}/{}",
+                bar(times.len(), decks.len()),
+                times.len(),
+                decks.len()
+            );
         }
     });
     let _ = out.flush();
@@ -53,7 +64,10 @@ pub fn run(args: SolveArgs) -> CliResult {
         if progress {
             eprintln!();
         }
-        eprintln!("{}", summary(&times, solvable, wall.elapsed().as_secs_f64()));
+        eprintln!(
+            "{}",
+            summary(&times, solvable, wall.elapsed().as_secs_f64())
+        );
     }
     Ok(())
 }
@@ -61,15 +75,22 @@ pub fn run(args: SolveArgs) -> CliResult {
 /// Solves every deck on `threads` threads and hands the answers over in input order.
 pub fn solve_in_order(decks: &[NamedDeck], threads: usize, mut each: impl FnMut(usize, Solution)) {
     use rayon::prelude::*;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
         scope.spawn(move || {
             pool.install(|| {
-                decks.par_iter().enumerate().for_each_with(tx, |tx, (i, d)| {
-                    let solution = solve(&State::deal(&d.deck)).expect("a dealt deck is a valid position");
-                    let _ = tx.send((i, solution));
-                })
+                decks
+                    .par_iter()
+                    .enumerate()
+                    .for_each_with(tx, |tx, (i, d)| {
+                        let solution =
+                            solve(&State::deal(&d.deck)).expect("a dealt deck is a valid position");
+                        let _ = tx.send((i, solution));
+                    })
             })
         });
         let mut waiting = std::collections::BTreeMap::new();
@@ -86,7 +107,12 @@ pub fn solve_in_order(decks: &[NamedDeck], threads: usize, mut each: impl FnMut(
 
 /// The JSON line of the contract.
 pub fn json_line(deck: &NamedDeck, solution: &Solution) -> String {
-    let steps: Vec<String> = solution.steps.iter().flatten().map(|s| s.to_string()).collect();
+    let steps: Vec<String> = solution
+        .steps
+        .iter()
+        .flatten()
+        .map(|s| s.to_string())
+        .collect();
     serde_json::json!({
         "deck": deck.deck.to_string(),
         "solvable": solution.is_solvable(),
@@ -149,8 +175,19 @@ impl Stats {
         let mut sorted = millis.to_vec();
         sorted.sort_by(f64::total_cmp);
         let n = sorted.len().max(1);
-        let at = |q: f64| sorted.get(((n as f64 * q).ceil() as usize).saturating_sub(1)).copied().unwrap_or(0.0);
+        let at = |q: f64| {
+            sorted
+                .get(((n as f64 * q).ceil() as usize).saturating_sub(1))
+                .copied()
+                .unwrap_or(0.0)
+        };
         let total: f64 = sorted.iter().sum();
-        Stats { total, mean: total / n as f64, median: at(0.5), p99: at(0.99), max: at(1.0) }
+        Stats {
+            total,
+            mean: total / n as f64,
+            median: at(0.5),
+            p99: at(0.99),
+            max: at(1.0),
+        }
     }
 }

@@ -22,7 +22,10 @@ pub struct Position(pub u8);
 
 impl Position {
     pub fn new(row: usize, col: usize) -> Position {
-        assert!(row < ROWS && col <= row, "no pyramid position at row {row}, column {col}");
+        assert!(
+            row < ROWS && col <= row,
+            "no pyramid position at row {row}, column {col}"
+        );
         Position((row * (row + 1) / 2 + col) as u8)
     }
     pub fn index(self) -> usize {
@@ -65,9 +68,14 @@ mod tests {
     fn rows_columns_and_covering() {
         assert_eq!(Position(12).row(), 4);
         assert_eq!(Position(12).col(), 2);
-        assert_eq!(Position(12).covered_by(), Some([Position(17), Position(18)]));
+        assert_eq!(
+            Position(12).covered_by(),
+            Some([Position(17), Position(18)])
+        );
         assert_eq!(Position(27).covered_by(), None);
-        let cone: Vec<u8> = (0..28).filter(|i| Position(12).cone_below() >> i & 1 == 1).collect();
+        let cone: Vec<u8> = (0..28)
+            .filter(|i| Position(12).cone_below() >> i & 1 == 1)
+            .collect();
         assert_eq!(cone, vec![17, 18, 23, 24, 25]);
         assert_eq!(Position(0).cone_below().count_ones(), 27);
     }

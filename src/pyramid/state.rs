@@ -72,7 +72,12 @@ impl State {
         for (slot, card) in pyramid.iter_mut().zip(cards.iter()) {
             *slot = Some(*card);
         }
-        State { pyramid, stock: cards[PYRAMID_SIZE..].to_vec(), waste: Vec::new(), recycles: 0 }
+        State {
+            pyramid,
+            stock: cards[PYRAMID_SIZE..].to_vec(),
+            waste: Vec::new(),
+            recycles: 0,
+        }
     }
 
     /// A mid-game position, checked: no card twice, every remaining pyramid card's upper
@@ -83,7 +88,12 @@ impl State {
         waste: Vec<Card>,
         recycles: u8,
     ) -> Result<State, StateError> {
-        let state = State { pyramid, stock, waste, recycles };
+        let state = State {
+            pyramid,
+            stock,
+            waste,
+            recycles,
+        };
         state.validate()?;
         Ok(state)
     }
@@ -91,7 +101,12 @@ impl State {
     /// Checks that this position can occur in a game.
     pub fn validate(&self) -> Result<(), StateError> {
         let mut seen = [false; 52];
-        let all = self.pyramid.iter().flatten().chain(&self.stock).chain(&self.waste);
+        let all = self
+            .pyramid
+            .iter()
+            .flatten()
+            .chain(&self.stock)
+            .chain(&self.waste);
         for card in all {
             if std::mem::replace(&mut seen[card.index()], true) {
                 return Err(StateError(format!("{card} appears twice")));
@@ -118,7 +133,10 @@ impl State {
             )));
         }
         if self.recycles > MAX_RECYCLES {
-            return Err(StateError(format!("{} recycles used, at most {MAX_RECYCLES}", self.recycles)));
+            return Err(StateError(format!(
+                "{} recycles used, at most {MAX_RECYCLES}",
+                self.recycles
+            )));
         }
         Ok(())
     }
@@ -126,7 +144,8 @@ impl State {
     /// Is the card at this position in the pyramid and uncovered?
     pub fn is_uncovered(&self, p: Position) -> bool {
         self.pyramid[p.index()].is_some()
-            && p.covered_by().is_none_or(|kids| kids.iter().all(|k| self.pyramid[k.index()].is_none()))
+            && p.covered_by()
+                .is_none_or(|kids| kids.iter().all(|k| self.pyramid[k.index()].is_none()))
     }
 
     pub fn stock_top(&self) -> Option<Card> {
@@ -191,7 +210,9 @@ impl State {
             Step::Recycle => None,
             Step::King(k) if !k.is_king() => Some(format!("{k} is not a king and cannot go alone")),
             Step::King(k) => unavailable(k),
-            Step::Pair(a, b) if a.value() + b.value() != 13 => Some(format!("{a} and {b} do not sum to 13")),
+            Step::Pair(a, b) if a.value() + b.value() != 13 => {
+                Some(format!("{a} and {b} do not sum to 13"))
+            }
             Step::Pair(a, b) => unavailable(a).or_else(|| unavailable(b)),
         }
     }
@@ -283,7 +304,10 @@ mod tests {
     #[test]
     fn bottom_row_is_uncovered_at_the_start() {
         let s = deal();
-        let open: Vec<usize> = Position::all().filter(|p| s.is_uncovered(*p)).map(|p| p.index()).collect();
+        let open: Vec<usize> = Position::all()
+            .filter(|p| s.is_uncovered(*p))
+            .map(|p| p.index())
+            .collect();
         assert_eq!(open, (21..28).collect::<Vec<_>>());
         assert_eq!(s.available_cards().len(), 8);
     }

@@ -62,16 +62,19 @@ impl FromStr for Step {
             let (a, b): (Card, Card) = (a.trim().parse()?, b.trim().parse()?);
             return Ok(Step::pair(a, b));
         }
-        let card: Card = s
-            .parse()
-            .map_err(|_| format!("`{s}` is not a step (Draw, Recycle, a king like Kh, or a pair like 4c+9c)"))?;
+        let card: Card = s.parse().map_err(|_| {
+            format!("`{s}` is not a step (Draw, Recycle, a king like Kh, or a pair like 4c+9c)")
+        })?;
         Ok(Step::King(card))
     }
 }
 
 /// Parses a comma-separated list of steps, such as `Draw,4c+9c,Kh`.
 pub fn parse_steps(text: &str) -> Result<Vec<Step>, String> {
-    text.split(',').filter(|s| !s.trim().is_empty()).map(str::parse).collect()
+    text.split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(str::parse)
+        .collect()
 }
 
 #[cfg(test)]

@@ -70,4 +70,3 @@ pub fn solve(state: &State) -> Result<Solution, StateError> {
         millis: t0.elapsed().as_secs_f64() * 1000.0,
     })
 }
-

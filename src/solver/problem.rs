@@ -117,7 +117,11 @@ impl Problem {
         let classes: Vec<(u8, Vec<usize>, [u8; 256])> = (1..=6u8)
             .map(|low| {
                 let mask = pyramid_by_value[low as usize] | pyramid_by_value[13 - low as usize];
-                (low, (0..PYRAMID_SIZE).filter(|&p| mask >> p & 1 == 1).collect(), [u8::MAX; 256])
+                (
+                    low,
+                    (0..PYRAMID_SIZE).filter(|&p| mask >> p & 1 == 1).collect(),
+                    [u8::MAX; 256],
+                )
             })
             .collect();
         let mut classes = classes;
@@ -126,9 +130,16 @@ impl Problem {
             let mut h = (shape_flags & king_positions).count_ones();
             for (low, positions, cache) in classes.iter_mut() {
                 let low = *low;
-                let subset = positions.iter().enumerate().fold(0usize, |m, (i, &p)| m | ((shape_flags >> p & 1) as usize) << i);
+                let subset = positions.iter().enumerate().fold(0usize, |m, (i, &p)| {
+                    m | ((shape_flags >> p & 1) as usize) << i
+                });
                 let present = |v: u8| -> Vec<usize> {
-                    positions.iter().enumerate().filter(|(i, &p)| subset >> i & 1 == 1 && values[p] == v).map(|(_, &p)| p).collect()
+                    positions
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, &p)| subset >> i & 1 == 1 && values[p] == v)
+                        .map(|(_, &p)| p)
+                        .collect()
                 };
                 let (a, b) = (present(low), present(13 - low));
                 if cache[subset] == u8::MAX {
@@ -137,9 +148,14 @@ impl Problem {
                 let matched = cache[subset] as usize;
                 h += (a.len() + b.len() - matched) as u32;
                 // Unmatched pyramid cards of one value need partners of the other from the stock.
-                for (unmatched, partner) in [(a.len() - matched, 13 - low), (b.len() - matched, low)] {
+                for (unmatched, partner) in
+                    [(a.len() - matched, 13 - low), (b.len() - matched, low)]
+                {
                     if unmatched > 0 {
-                        needs.push(Need { mask: value_mask[partner as usize], count: unmatched as u32 });
+                        needs.push(Need {
+                            mask: value_mask[partner as usize],
+                            count: unmatched as u32,
+                        });
                     }
                 }
             }
@@ -150,10 +166,14 @@ impl Problem {
             .flags
             .iter()
             .map(|&shape_flags| {
-                (1..=12usize).filter(|&u| shape_flags & pyramid_by_value[13 - u] != 0).fold(0, |m, u| m | value_mask[u])
+                (1..=12usize)
+                    .filter(|&u| shape_flags & pyramid_by_value[13 - u] != 0)
+                    .fold(0, |m, u| m | value_mask[u])
             })
             .collect();
-        let shape = shapes.id(pyramid_flags(state)).expect("a validated state has a possible pyramid shape");
+        let shape = shapes
+            .id(pyramid_flags(state))
+            .expect("a validated state has a possible pyramid shape");
         let flags = ((1u64 << (state.waste.len() + state.stock.len())) - 1) as u32;
         let stock = next_card(flags, state.waste.len() as u32);
         let start = pack(shape, state.recycles as u32, stock, flags);
@@ -175,8 +195,13 @@ impl Problem {
     /// (Each value needs enough partners, counting that a card cannot pair with one it covers.)
     #[inline]
     pub fn feasible(&self, shape: ShapeId, flags: u32) -> bool {
-        let (from, to) = (self.need_start[shape as usize], self.need_start[shape as usize + 1]);
-        self.needs[from as usize..to as usize].iter().all(|n| (flags & n.mask).count_ones() >= n.count)
+        let (from, to) = (
+            self.need_start[shape as usize],
+            self.need_start[shape as usize + 1],
+        );
+        self.needs[from as usize..to as usize]
+            .iter()
+            .all(|n| (flags & n.mask).count_ones() >= n.count)
     }
 
     #[inline]
@@ -193,7 +218,10 @@ impl Problem {
             bits &= bits - 1;
             let partner = 13 - self.values[a as usize] as usize;
             let in_pyramid = shape_flags & self.pyramid_by_value[partner];
-            if in_pyramid.count_ones() == 1 && flags & self.stock_by_value[partner] == 0 && in_pyramid & open != 0 {
+            if in_pyramid.count_ones() == 1
+                && flags & self.stock_by_value[partner] == 0
+                && in_pyramid & open != 0
+            {
                 return Some((a, in_pyramid.trailing_zeros()));
             }
         }
@@ -213,10 +241,14 @@ impl Problem {
     /// For each needed value the cheapest route (on through the stock, down the waste, or round
     /// after a recycle) counts, and the largest over the values.
     fn useless_to_pass(&self, shape: ShapeId, cycle: u32, stock: u32, flags: u32) -> u32 {
-        let (from, to) = (self.need_start[shape as usize] as usize, self.need_start[shape as usize + 1] as usize);
+        let (from, to) = (
+            self.need_start[shape as usize] as usize,
+            self.need_start[shape as usize + 1] as usize,
+        );
         let below = |slot: u32| ((1u64 << slot) - 1) as u32;
         let useless = flags & !self.useful_slots[shape as usize];
-        let open = (if stock < STOCK_EMPTY { 1 << stock } else { 0 }) | waste_top(flags, stock).map_or(0, |w| 1 << w);
+        let open = (if stock < STOCK_EMPTY { 1 << stock } else { 0 })
+            | waste_top(flags, stock).map_or(0, |w| 1 << w);
         let mut worst = 0;
         for need in &self.needs[from..to] {
             let cards = flags & need.mask;
@@ -235,7 +267,9 @@ impl Problem {
             }
             if cycle < 2 && cards != 0 {
                 let z = cards.trailing_zeros();
-                best = best.min((useless & !below(stock)).count_ones() + 1 + (useless & below(z)).count_ones());
+                best = best.min(
+                    (useless & !below(stock)).count_ones() + 1 + (useless & below(z)).count_ones(),
+                );
             }
             if best != u32::MAX {
                 worst = worst.max(best);
@@ -251,12 +285,21 @@ impl Problem {
 
 /// The pyramid's occupied positions as flags.
 pub fn pyramid_flags(state: &State) -> u32 {
-    (0..PYRAMID_SIZE).filter(|&p| state.pyramid[p].is_some()).fold(0, |m, p| m | 1 << p)
+    (0..PYRAMID_SIZE)
+        .filter(|&p| state.pyramid[p].is_some())
+        .fold(0, |m, p| m | 1 << p)
 }
 
 /// The largest number of disjoint pairs (x from `a`, y from `b`) with x and y not covering each other.
 fn max_matching(a: &[usize], b: &[usize], related: &[u32; PYRAMID_SIZE]) -> usize {
-    fn augment(x: usize, a: &[usize], b: &[usize], related: &[u32], seen: &mut u32, owner: &mut [usize]) -> bool {
+    fn augment(
+        x: usize,
+        a: &[usize],
+        b: &[usize],
+        related: &[u32],
+        seen: &mut u32,
+        owner: &mut [usize],
+    ) -> bool {
         for (j, &y) in b.iter().enumerate() {
             if related[a[x]] >> y & 1 == 1 || *seen >> j & 1 == 1 {
                 continue;
@@ -270,7 +313,9 @@ fn max_matching(a: &[usize], b: &[usize], related: &[u32; PYRAMID_SIZE]) -> usiz
         false
     }
     let mut owner = vec![usize::MAX; b.len()];
-    (0..a.len()).filter(|&x| augment(x, a, b, related, &mut 0, &mut owner)).count()
+    (0..a.len())
+        .filter(|&x| augment(x, a, b, related, &mut 0, &mut owner))
+        .count()
 }
 
 #[cfg(test)]

@@ -43,7 +43,11 @@ pub fn reach(problem: &Problem) -> Reach {
     let (shape0, flags0) = (shape_of(problem.start), flags_of(problem.start));
     let p0 = position(cycle_of(problem.start), stock_of(problem.start));
     if shape0 == EMPTY_SHAPE {
-        return Reach { solvable: true, expanded, bytes: 0 };
+        return Reach {
+            solvable: true,
+            expanded,
+            bytes: 0,
+        };
     }
     if problem.feasible(shape0, flags0) {
         earliest.improve(state_key(shape0, flags0), p0 as u32, 0);
@@ -52,7 +56,10 @@ pub fn reach(problem: &Problem) -> Reach {
 
     for p in p0..POSITIONS {
         while let Some(key) = buckets[p].pop() {
-            if earliest.get(key).is_some_and(|(best, _)| (best as usize) < p) {
+            if earliest
+                .get(key)
+                .is_some_and(|(best, _)| (best as usize) < p)
+            {
                 continue;
             }
             expanded += 1;
@@ -71,12 +78,20 @@ pub fn reach(problem: &Problem) -> Reach {
             };
             expand(problem, shapes, shape, flags, p, &mut offer);
             if found {
-                return Reach { solvable: true, expanded, bytes: earliest.bytes() };
+                return Reach {
+                    solvable: true,
+                    expanded,
+                    bytes: earliest.bytes(),
+                };
             }
         }
         buckets[p] = Vec::new();
     }
-    Reach { solvable: false, expanded, bytes: earliest.bytes() }
+    Reach {
+        solvable: false,
+        expanded,
+        bytes: earliest.bytes(),
+    }
 }
 
 /// Offers every state worth reaching from (shape, flags) at timeline position `p`.
@@ -88,7 +103,10 @@ fn expand(
     p: usize,
     offer: &mut impl FnMut(ShapeId, u32, u32, u32),
 ) {
-    let (mut cycle, mut stock) = ((p / (STOCK_SLOTS + 1)) as u32, (p % (STOCK_SLOTS + 1)) as u32);
+    let (mut cycle, mut stock) = (
+        (p / (STOCK_SLOTS + 1)) as u32,
+        (p % (STOCK_SLOTS + 1)) as u32,
+    );
     let open = shapes.uncovered[shape as usize];
     let values = &problem.values;
     let kings = open & problem.king_positions;
@@ -100,7 +118,12 @@ fn expand(
     }
     if let Some((a, b)) = problem.forced_pair(shapes.flags[shape as usize], open, flags) {
         let s1 = shapes.after_removing[shape as usize][a as usize];
-        offer(shapes.after_removing[s1 as usize][b as usize], flags, cycle, stock);
+        offer(
+            shapes.after_removing[s1 as usize][b as usize],
+            flags,
+            cycle,
+            stock,
+        );
         return;
     }
     // A king on top of the stock or waste goes first: the state without it can do all that the
@@ -132,17 +155,34 @@ fn expand(
             let b = partners.trailing_zeros();
             partners &= partners - 1;
             let s1 = shapes.after_removing[shape as usize][a as usize];
-            offer(shapes.after_removing[s1 as usize][b as usize], flags, cycle, stock);
+            offer(
+                shapes.after_removing[s1 as usize][b as usize],
+                flags,
+                cycle,
+                stock,
+            );
         }
     }
     if let Some(w) = waste_top(flags, stock) {
-        take(problem, shapes, shape, &by_value, w, flags & !(1 << w), cycle, stock, offer);
+        take(
+            problem,
+            shapes,
+            shape,
+            &by_value,
+            w,
+            flags & !(1 << w),
+            cycle,
+            stock,
+            offer,
+        );
     }
     loop {
         if stock < STOCK_EMPTY {
             let rest = flags & !(1 << stock);
             let after = next_card(rest, stock + 1);
-            take(problem, shapes, shape, &by_value, stock, rest, cycle, after, offer);
+            take(
+                problem, shapes, shape, &by_value, stock, rest, cycle, after, offer,
+            );
             if is_king(stock) {
                 // Walking on past a king is never better than removing it (see above).
                 break;
@@ -185,6 +225,11 @@ fn take(
     while partners != 0 {
         let b = partners.trailing_zeros();
         partners &= partners - 1;
-        offer(shapes.after_removing[shape as usize][b as usize], flags_after, cycle, stock_after);
+        offer(
+            shapes.after_removing[shape as usize][b as usize],
+            flags_after,
+            cycle,
+            stock_after,
+        );
     }
 }

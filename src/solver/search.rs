@@ -136,7 +136,10 @@ fn successors(problem: &Problem, shapes: &Shapes, key: Key, out: &mut Vec<(Key, 
     if kings != 0 {
         let p = kings.trailing_zeros();
         let next = shapes.after_removing[shape as usize][p as usize];
-        out.push((pack(next, cycle, stock, flags), Move::new(REMOVE, NO_SLOT, p)));
+        out.push((
+            pack(next, cycle, stock, flags),
+            Move::new(REMOVE, NO_SLOT, p),
+        ));
         return;
     }
 
@@ -152,20 +155,27 @@ fn successors(problem: &Problem, shapes: &Shapes, key: Key, out: &mut Vec<(Key, 
     while bits != 0 {
         let p = bits.trailing_zeros();
         bits &= bits - 1;
-        open[n] = Open { slot: p, value: problem.values[p as usize] };
+        open[n] = Open {
+            slot: p,
+            value: problem.values[p as usize],
+        };
         n += 1;
     }
     let stock_top = (stock < STOCK_EMPTY).then_some(stock);
     let waste = waste_top(flags, stock);
     for s in [stock_top, waste].into_iter().flatten() {
         let slot = PYRAMID_SIZE as u32 + s;
-        open[n] = Open { slot, value: problem.values[slot as usize] };
+        open[n] = Open {
+            slot,
+            value: problem.values[slot as usize],
+        };
         n += 1;
     }
     let open = &open[..n];
 
     let remove = |slots: &[u32]| -> (Key, Move) {
-        let (mut shape, mut flags, mut stock_next, mut took_stock_top) = (shape, flags, stock, false);
+        let (mut shape, mut flags, mut stock_next, mut took_stock_top) =
+            (shape, flags, stock, false);
         for &slot in slots {
             if slot < PYRAMID_SIZE as u32 {
                 shape = shapes.after_removing[shape as usize][slot as usize];
@@ -206,9 +216,15 @@ fn successors(problem: &Problem, shapes: &Shapes, key: Key, out: &mut Vec<(Key, 
         }
     }
     if let Some(s) = stock_top {
-        out.push((pack(shape, cycle, next_card(flags, s + 1), flags), Move::new(DRAW, NO_SLOT, NO_SLOT)));
+        out.push((
+            pack(shape, cycle, next_card(flags, s + 1), flags),
+            Move::new(DRAW, NO_SLOT, NO_SLOT),
+        ));
     } else if cycle < 2 && flags != 0 {
-        out.push((pack(shape, cycle + 1, next_card(flags, 0), flags), Move::new(RECYCLE, NO_SLOT, NO_SLOT)));
+        out.push((
+            pack(shape, cycle + 1, next_card(flags, 0), flags),
+            Move::new(RECYCLE, NO_SLOT, NO_SLOT),
+        ));
     }
 }
 
@@ -220,7 +236,8 @@ fn rebuild(problem: &Problem, visited: &Visited, goal: Key) -> Vec<Step> {
     while key != problem.start {
         let (_, mv) = visited.get(key).expect("every reached state is recorded");
         let mv = Move(mv);
-        let (shape, cycle, stock, flags) = (shape_of(key), cycle_of(key), stock_of(key), flags_of(key));
+        let (shape, cycle, stock, flags) =
+            (shape_of(key), cycle_of(key), stock_of(key), flags_of(key));
         let card = |slot: u32| problem.cards[slot as usize].expect("a removed slot held a card");
         key = match mv.kind() {
             DRAW => {
@@ -233,7 +250,10 @@ fn rebuild(problem: &Problem, visited: &Visited, goal: Key) -> Vec<Step> {
                 pack(shape, cycle - 1, STOCK_EMPTY, flags)
             }
             kind => {
-                let removed: Vec<u32> = [mv.a(), mv.b()].into_iter().filter(|&s| s != NO_SLOT).collect();
+                let removed: Vec<u32> = [mv.a(), mv.b()]
+                    .into_iter()
+                    .filter(|&s| s != NO_SLOT)
+                    .collect();
                 steps.push(match removed[..] {
                     [k] => Step::King(card(k)),
                     [a, b] => Step::pair(card(a), card(b)),
@@ -247,8 +267,17 @@ fn rebuild(problem: &Problem, visited: &Visited, goal: Key) -> Vec<Step> {
                         flags |= 1 << (slot - PYRAMID_SIZE as u32);
                     }
                 }
-                let stock = if kind == REMOVE_STOCK_TOP { mv.b() - PYRAMID_SIZE as u32 } else { stock };
-                pack(shapes.id(pyramid).expect("a parent shape exists"), cycle, stock, flags)
+                let stock = if kind == REMOVE_STOCK_TOP {
+                    mv.b() - PYRAMID_SIZE as u32
+                } else {
+                    stock
+                };
+                pack(
+                    shapes.id(pyramid).expect("a parent shape exists"),
+                    cycle,
+                    stock,
+                    flags,
+                )
             }
         };
     }

@@ -71,7 +71,11 @@ impl Shapes {
             i += 1;
         }
         all.sort_unstable();
-        let id_of: HashMap<u32, ShapeId> = all.iter().enumerate().map(|(i, &f)| (f, i as ShapeId)).collect();
+        let id_of: HashMap<u32, ShapeId> = all
+            .iter()
+            .enumerate()
+            .map(|(i, &f)| (f, i as ShapeId))
+            .collect();
         let uncovered: Vec<u32> = all.iter().map(|&f| uncovered_in(f)).collect();
         let after_removing = all
             .iter()
@@ -95,7 +99,13 @@ impl Shapes {
                 }
             }
         }
-        Shapes { flags: all, uncovered, after_removing, related, id_of }
+        Shapes {
+            flags: all,
+            uncovered,
+            after_removing,
+            related,
+            id_of,
+        }
     }
 }
 

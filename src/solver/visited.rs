@@ -23,7 +23,11 @@ impl Visited {
     }
 
     fn with_capacity_log2(bits: u32) -> Visited {
-        Visited { slots: vec![EMPTY; 1 << bits], len: 0, shift: 64 - bits }
+        Visited {
+            slots: vec![EMPTY; 1 << bits],
+            len: 0,
+            shift: 64 - bits,
+        }
     }
 
     #[inline]
