@@ -105,23 +105,33 @@ pub fn solve_in_order(decks: &[NamedDeck], threads: usize, mut each: impl FnMut(
     });
 }
 
+/// One deck's answer as a JSON line, fields in the contract's order.
+#[derive(serde::Serialize)]
+struct JsonAnswer {
+    deck: String,
+    solvable: bool,
+    length: Option<usize>,
+    steps: Vec<String>,
+    states: u64,
+    millis: f64,
+}
+
 /// The JSON line of the contract.
 pub fn json_line(deck: &NamedDeck, solution: &Solution) -> String {
-    let steps: Vec<String> = solution
-        .steps
-        .iter()
-        .flatten()
-        .map(|s| s.to_string())
-        .collect();
-    serde_json::json!({
-        "deck": deck.deck.to_string(),
-        "solvable": solution.is_solvable(),
-        "length": solution.length(),
-        "steps": steps,
-        "states": solution.states,
-        "millis": (solution.millis * 1000.0).round() / 1000.0,
-    })
-    .to_string()
+    let answer = JsonAnswer {
+        deck: deck.deck.to_string(),
+        solvable: solution.is_solvable(),
+        length: solution.length(),
+        steps: solution
+            .steps
+            .iter()
+            .flatten()
+            .map(|s| s.to_string())
+            .collect(),
+        states: solution.states,
+        millis: (solution.millis * 1000.0).round() / 1000.0,
+    };
+    serde_json::to_string(&answer).expect("an answer serialises")
 }
 
 /// The human-readable report: the length and numbered steps, or that no solution exists.
