@@ -117,13 +117,7 @@ fn expand(
         return;
     }
     if let Some((a, b)) = problem.forced_pair(shapes.flags[shape as usize], open, flags) {
-        let s1 = shapes.after_removing[shape as usize][a as usize];
-        offer(
-            shapes.after_removing[s1 as usize][b as usize],
-            flags,
-            cycle,
-            stock,
-        );
+        offer(shapes.without_pair(shape, a, b), flags, cycle, stock);
         return;
     }
     // A king on top of the stock or waste goes first: the state without it can do all that the
@@ -154,13 +148,7 @@ fn expand(
         while partners != 0 {
             let b = partners.trailing_zeros();
             partners &= partners - 1;
-            let s1 = shapes.after_removing[shape as usize][a as usize];
-            offer(
-                shapes.after_removing[s1 as usize][b as usize],
-                flags,
-                cycle,
-                stock,
-            );
+            offer(shapes.without_pair(shape, a, b), flags, cycle, stock);
         }
     }
     if let Some(w) = waste_top(flags, stock) {

@@ -144,8 +144,7 @@ fn successors(problem: &Problem, shapes: &Shapes, key: Key, out: &mut Vec<(Key, 
     }
 
     if let Some((a, b)) = problem.forced_pair(shapes.flags[shape as usize], open_pyramid, flags) {
-        let s1 = shapes.after_removing[shape as usize][a as usize];
-        let next = shapes.after_removing[s1 as usize][b as usize];
+        let next = shapes.without_pair(shape, a, b);
         out.push((pack(next, cycle, stock, flags), Move::new(REMOVE, a, b)));
         return;
     }

@@ -41,6 +41,12 @@ impl Shapes {
         self.id_of.get(&flags).copied()
     }
 
+    /// The shape after removing the uncovered cards at positions `a` and `b`.
+    pub fn without_pair(&self, shape: ShapeId, a: u32, b: u32) -> ShapeId {
+        let once = self.after_removing[shape as usize][a as usize];
+        self.after_removing[once as usize][b as usize]
+    }
+
     pub fn len(&self) -> usize {
         self.flags.len()
     }
