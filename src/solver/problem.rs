@@ -114,7 +114,7 @@ impl Problem {
         let mut needs = Vec::new();
         // Per value class (v, 13 - v): its pyramid positions (at most 8), and the matching size
         // for each subset of them still present, computed when first needed.
-        let classes: Vec<(u8, Vec<usize>, [u8; 256])> = (1..=6u8)
+        let mut classes: Vec<(u8, Vec<usize>, [u8; 256])> = (1..=6u8)
             .map(|low| {
                 let mask = pyramid_by_value[low as usize] | pyramid_by_value[13 - low as usize];
                 (
@@ -124,7 +124,6 @@ impl Problem {
                 )
             })
             .collect();
-        let mut classes = classes;
         for &shape_flags in &shapes.flags {
             need_start.push(needs.len() as u32);
             let mut h = (shape_flags & king_positions).count_ones();
