@@ -132,24 +132,23 @@ impl Problem {
                 let subset = positions.iter().enumerate().fold(0usize, |m, (i, &p)| {
                     m | ((shape_flags >> p & 1) as usize) << i
                 });
-                let present = |v: u8| -> Vec<usize> {
-                    positions
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, &p)| subset >> i & 1 == 1 && values[p] == v)
-                        .map(|(_, &p)| p)
-                        .collect()
-                };
-                let (a, b) = (present(low), present(13 - low));
+                let (a, b) = (
+                    shape_flags & pyramid_by_value[low as usize],
+                    shape_flags & pyramid_by_value[13 - low as usize],
+                );
                 if cache[subset] == u8::MAX {
-                    cache[subset] = max_matching(&a, &b, &shapes.related) as u8;
+                    let list = |m: u32| {
+                        (0..PYRAMID_SIZE)
+                            .filter(|&p| m >> p & 1 == 1)
+                            .collect::<Vec<_>>()
+                    };
+                    cache[subset] = max_matching(&list(a), &list(b), &shapes.related) as u8;
                 }
                 let matched = cache[subset] as usize;
-                h += (a.len() + b.len() - matched) as u32;
+                let (a, b) = (a.count_ones() as usize, b.count_ones() as usize);
+                h += (a + b - matched) as u32;
                 // Unmatched pyramid cards of one value need partners of the other from the stock.
-                for (unmatched, partner) in
-                    [(a.len() - matched, 13 - low), (b.len() - matched, low)]
-                {
+                for (unmatched, partner) in [(a - matched, 13 - low), (b - matched, low)] {
                     if unmatched > 0 {
                         needs.push(Need {
                             mask: value_mask[partner as usize],
