@@ -17,6 +17,8 @@ struct Row {
     states: u64,
     solvable: bool,
     peak_bytes: usize,
+    /// Whether the file gave an expected length to check.
+    checked: bool,
     mismatch: Option<String>,
 }
 
@@ -55,6 +57,7 @@ pub fn run(args: BenchArgs) -> CliResult {
             states: s.states,
             solvable: s.is_solvable(),
             peak_bytes: s.peak_bytes,
+            checked: expected.is_some(),
             mismatch: expected
                 .filter(|&e| e != got)
                 .map(|e| format!("{}: expected {e}, got {got}", decks[i].source)),
@@ -117,14 +120,7 @@ pub fn run(args: BenchArgs) -> CliResult {
         None => println!("peak memory of the process: not available on this system"),
     }
     let mismatches: Vec<&String> = rows.iter().filter_map(|r| r.mismatch.as_ref()).collect();
-    let checked = decks
-        .iter()
-        .filter(|d| {
-            d.extra
-                .as_deref()
-                .is_some_and(|e| e.parse::<usize>().is_ok())
-        })
-        .count();
+    let checked = rows.iter().filter(|r| r.checked).count();
     if checked > 0 {
         println!(
             "lengths checked against the file: {} of {checked} as expected",
