@@ -7,3 +7,4 @@ pub mod cards;
 pub mod cli;
 pub mod pyramid;
 pub mod solver;
+pub mod table;

@@ -46,11 +46,115 @@ Steps: Draw, Recycle, a king alone like Kh, or a pair summing to 13 like 4c+9c."
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
     },
+    /// Open the practice table: a playable Pyramid window (title "Pyramid Practice Table")
+    #[command(
+        after_help = "Click a card to select it, then its partner (they must add up to 13); click a king \
+to remove it. Click the stock to draw (its top card pairs with a selected card, and a king on it is \
+removed); click the empty stock to turn the waste over (twice at most). Undo takes back one move, \
+Undo board restarts the deal."
+    )]
+    Table {
+        #[command(flatten)]
+        deal: DealArgs,
+        #[command(flatten)]
+        look: LookArgs,
+        /// How long a moving card takes, in milliseconds
+        #[arg(long, value_name = "MS", default_value_t = 300)]
+        animation_ms: u64,
+        /// Write the event log (one JSON object per line) to FILE
+        #[arg(long, value_name = "FILE")]
+        log: Option<String>,
+        /// Ignore this share of clicks (0.0-1.0), to test players
+        #[arg(long, value_name = "P", default_value_t = 0.0)]
+        drop_click_rate: f64,
+        /// Delay each move's animation by a random A-B milliseconds, to test players
+        #[arg(long, value_name = "A-B")]
+        lag_ms: Option<String>,
+        /// Seed of the injected faults (the same seed repeats the same faults)
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        fault_seed: u64,
+    },
+    /// Draw a table position to a PNG file without a display (the pixels the window shows)
+    Render {
+        #[command(flatten)]
+        deal: DealArgs,
+        #[command(flatten)]
+        look: LookArgs,
+        /// Steps to play from the deal first, e.g. "Draw,4c+9c,Kh"
+        #[arg(long, value_name = "STEPS")]
+        after: Option<String>,
+        /// Show a card as selected: pyramid:0 ... pyramid:27 (top row first) or waste
+        #[arg(long, value_name = "SLOT")]
+        select: Option<String>,
+        /// Show the Undo board confirmation dialog over the table
+        #[arg(long)]
+        dialog: bool,
+        /// The PNG file to write
+        #[arg(long, value_name = "FILE")]
+        out: String,
+    },
+}
+
+/// Which deal to show.
+#[derive(clap::Args)]
+struct DealArgs {
+    /// A seeded random deal (default: seed 1)
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// A deck file (52 cards in any layout)
+    #[arg(long, value_name = "FILE")]
+    deck: Option<String>,
+}
+
+/// How the table looks.
+#[derive(clap::Args)]
+struct LookArgs {
+    /// Card art: builtin, an installed aisleriot theme name (e.g. anglo), or a .svgz file
+    #[arg(long, value_name = "NAME|PATH", default_value = "builtin")]
+    theme: String,
+    /// Window size in pixels
+    #[arg(long, value_name = "WxH", default_value = "1200x760", value_parser = parse_size)]
+    size: (u32, u32),
+    /// Display scale as on Windows (1.0-2.5): larger toolbar, text and status line
+    #[arg(long, value_name = "F", default_value_t = 1.0, value_parser = parse_scale)]
+    scale: f32,
+}
+
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    cli::table::parse_size(text)
+}
+
+fn parse_scale(text: &str) -> Result<f32, String> {
+    let f: f32 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number"))?;
+    cli::table::check_scale(f)
 }
 
 fn threads(n: Option<usize>) -> usize {
     n.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1)
+}
+
+fn table_faults(
+    drop_click_rate: f64,
+    lag_ms: Option<&str>,
+    seed: u64,
+) -> Result<solitaire_agent::table::game::Faults, cli::Failure> {
+    if !(0.0..=1.0).contains(&drop_click_rate) {
+        return Err(cli::Failure::input(format!(
+            "--drop-click-rate {drop_click_rate} is not a share between 0 and 1"
+        )));
+    }
+    let lag_ms = match lag_ms {
+        Some(text) => cli::table::parse_lag(text).map_err(cli::Failure::input)?,
+        None => (0, 0),
+    };
+    Ok(solitaire_agent::table::game::Faults {
+        drop_click_rate,
+        lag_ms,
+        seed,
+    })
 }
 
 fn main() {
@@ -66,6 +170,44 @@ fn main() {
             batch,
             json,
             threads: threads(t),
+        }),
+        Some(Command::Table {
+            deal,
+            look,
+            animation_ms,
+            log,
+            drop_click_rate,
+            lag_ms,
+            fault_seed,
+        }) => table_faults(drop_click_rate, lag_ms.as_deref(), fault_seed).and_then(|faults| {
+            cli::table::run_table(cli::table::TableArgs {
+                seed: deal.seed,
+                deck: deal.deck,
+                theme: look.theme,
+                size: look.size,
+                scale: look.scale,
+                animation_ms,
+                log,
+                faults,
+            })
+        }),
+        Some(Command::Render {
+            deal,
+            look,
+            after,
+            select,
+            dialog,
+            out,
+        }) => cli::table::run_render(cli::table::RenderArgs {
+            seed: deal.seed,
+            deck: deal.deck,
+            theme: look.theme,
+            size: look.size,
+            scale: look.scale,
+            after,
+            select,
+            dialog,
+            out,
         }),
         Some(Command::Bench { files, threads: t }) => cli::bench::run(cli::bench::BenchArgs {
             files,

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod decks;
 pub mod solve;
+pub mod table;
 
 /// An error that the command reports as one message and an exit status.
 #[derive(Debug)]

@@ -1,0 +1,197 @@
+//! `solitaire-agent table` (the playable window) and `solitaire-agent render` (the same pixels written
+//! to a PNG without a display).
+
+use super::decks::read_text;
+use super::{CliResult, Failure};
+use crate::cards::Deck;
+use crate::pyramid::state::State;
+use crate::pyramid::step::parse_steps;
+use crate::table::game::{DealSource, Faults, Table};
+use crate::table::render::Renderer;
+use crate::table::scene::{status_line, Scene, Selection};
+use crate::table::theme::Theme;
+use crate::table::window;
+use std::path::Path;
+
+/// Default window size.
+pub const DEFAULT_SIZE: (u32, u32) = (1200, 760);
+
+/// Parses `WxH` (e.g. `1440x900`), 320×240 to 7680×4320.
+pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{text}' is not a window size: write WIDTHxHEIGHT, like 1440x900");
+    let lower = text.to_ascii_lowercase();
+    let (w, h) = lower.split_once('x').ok_or_else(bad)?;
+    let (w, h): (u32, u32) = (
+        w.trim().parse().map_err(|_| bad())?,
+        h.trim().parse().map_err(|_| bad())?,
+    );
+    if !(320..=7680).contains(&w) || !(240..=4320).contains(&h) {
+        return Err(format!(
+            "window size {w}x{h} is out of range (320x240 to 7680x4320)"
+        ));
+    }
+    Ok((w, h))
+}
+
+/// Checks a display scale (1.0–2.5).
+pub fn check_scale(scale: f32) -> Result<f32, String> {
+    if (1.0..=2.5).contains(&scale) {
+        Ok(scale)
+    } else {
+        Err(format!(
+            "display scale {scale} is out of range (1.0 to 2.5)"
+        ))
+    }
+}
+
+/// The deal named by `--seed N` or `--deck FILE` (default: seed 1).
+pub fn deal_source(seed: Option<u64>, deck: Option<&str>) -> Result<(DealSource, Deck), Failure> {
+    match (seed, deck) {
+        (Some(_), Some(_)) => Err(Failure::input("give either --seed or --deck, not both")),
+        (_, Some(file)) => {
+            let text = read_text(file)?;
+            let deck = Deck::parse(&text).map_err(|e| Failure::input(format!("{file}: {e}")))?;
+            let name = Path::new(file)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| file.to_string());
+            Ok((DealSource::File(name), deck))
+        }
+        (seed, None) => {
+            let n = seed.unwrap_or(1);
+            Ok((DealSource::Seed(n), Deck::shuffled(n)))
+        }
+    }
+}
+
+pub fn load_theme(spec: &str) -> Result<Theme, Failure> {
+    Theme::load(spec).map_err(|e| Failure::input(e.0))
+}
+
+/// Parses `--lag-ms A-B` (or a single number).
+pub fn parse_lag(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("'{text}' is not a lag range: write A-B in milliseconds, like 50-400");
+    let (a, b) = match text.split_once('-') {
+        Some((a, b)) => (
+            a.trim().parse().map_err(|_| bad())?,
+            b.trim().parse().map_err(|_| bad())?,
+        ),
+        None => {
+            let n = text.trim().parse().map_err(|_| bad())?;
+            (n, n)
+        }
+    };
+    if a > b || b > 60_000 {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+pub struct TableArgs {
+    pub seed: Option<u64>,
+    pub deck: Option<String>,
+    pub theme: String,
+    pub size: (u32, u32),
+    pub scale: f32,
+    pub animation_ms: u64,
+    pub log: Option<String>,
+    pub faults: Faults,
+}
+
+/// Opens the playable table.
+pub fn run_table(args: TableArgs) -> CliResult {
+    let (source, deck) = deal_source(args.seed, args.deck.as_deref())?;
+    let theme = load_theme(&args.theme)?;
+    let log: Option<Box<dyn std::io::Write>> = match &args.log {
+        Some(path) => Some(Box::new(std::fs::File::create(path).map_err(|e| {
+            Failure::input(format!("cannot write the event log {path}: {e}"))
+        })?)),
+        None => None,
+    };
+    let table = Table::new(source, deck, args.animation_ms, args.faults);
+    window::run(
+        table,
+        Renderer::new(theme),
+        window::WindowOptions {
+            width: args.size.0,
+            height: args.size.1,
+            scale: args.scale,
+        },
+        log,
+    )
+    .map_err(|message| Failure { message, status: 1 })
+}
+
+pub struct RenderArgs {
+    pub seed: Option<u64>,
+    pub deck: Option<String>,
+    pub theme: String,
+    pub size: (u32, u32),
+    pub scale: f32,
+    pub after: Option<String>,
+    pub select: Option<String>,
+    pub dialog: bool,
+    pub out: String,
+}
+
+/// The position after `steps` from the deal, or the first illegal step.
+pub fn position_after(deck: &Deck, steps: &str) -> Result<State, String> {
+    let mut state = State::deal(deck);
+    for (i, step) in parse_steps(steps)?.into_iter().enumerate() {
+        state
+            .apply(step)
+            .map_err(|e| format!("--after: step {} ({step}) is illegal: {}", i + 1, e.why))?;
+    }
+    Ok(state)
+}
+
+/// Writes the picture of a position to a PNG.
+pub fn run_render(args: RenderArgs) -> CliResult {
+    let (source, deck) = deal_source(args.seed, args.deck.as_deref())?;
+    let theme = load_theme(&args.theme)?;
+    let steps = args.after.as_deref().unwrap_or("");
+    let state = position_after(&deck, steps).map_err(Failure::input)?;
+    let taken = parse_steps(steps).map(|s| s.len()).unwrap_or(0);
+    let selected = match &args.select {
+        Some(text) => {
+            let sel = Selection::parse(text).map_err(Failure::input)?;
+            let present = match sel {
+                Selection::Pyramid(p) => state.pyramid[p.index()].is_some(),
+                Selection::Waste => state.waste_top().is_some(),
+            };
+            if !present {
+                return Err(Failure::input(format!(
+                    "--select {text}: there is no card there"
+                )));
+            }
+            Some(sel)
+        }
+        None => None,
+    };
+    let label = match &source {
+        DealSource::Seed(n) => n.to_string(),
+        DealSource::File(name) => name.to_uppercase(),
+    };
+    let mut scene = Scene::still(&state, selected, status_line(&label, &state, taken));
+    scene.dialog = args.dialog;
+    let mut renderer = Renderer::new(theme);
+    let layout = renderer.layout(args.size.0, args.size.1, args.scale);
+    let image = renderer.render(&scene, &layout);
+    save_png(&image, &args.out).map_err(Failure::input)
+}
+
+/// Saves a PNG through a temporary file, so a failed write leaves nothing half-written.
+pub fn save_png(image: &image::RgbaImage, out: &str) -> Result<(), String> {
+    let path = Path::new(out);
+    let tmp = path.with_extension(format!("tmp{}.png", std::process::id()));
+    image
+        .save_with_format(&tmp, image::ImageFormat::Png)
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("cannot write {out}: {e}")
+        })?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot write {out}: {e}")
+    })
+}

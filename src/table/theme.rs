@@ -1,0 +1,452 @@
+//! Card art: the built-in theme drawn by the program, and aisleriot / gnome-cards-data `.svgz` sprite
+//! sheets rendered with resvg. A theme turns into a [`Faces`] set: the 52 card faces and the back as
+//! pixmaps of one size.
+
+use crate::cards::{Card, Rank, Suit};
+use crate::table::paint::{self, Rgba};
+use resvg::tiny_skia::{Pixmap, Transform};
+use resvg::usvg;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Where `--theme NAME` looks for aisleriot card themes.
+pub const THEME_DIR: &str = "/usr/share/aisleriot/cards";
+
+/// The name of the built-in theme.
+pub const BUILT_IN: &str = "builtin";
+
+/// A theme that could not be loaded, with a message naming it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThemeError(pub String);
+
+impl fmt::Display for ThemeError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ThemeError {}
+
+/// Card art to draw the table with.
+pub struct Theme {
+    name: String,
+    art: Art,
+}
+
+enum Art {
+    BuiltIn,
+    Svg {
+        tree: Box<usvg::Tree>,
+        /// Bounding boxes in the sheet: 52 cards by `Card::index`, then the back.
+        boxes: Vec<usvg::Rect>,
+    },
+}
+
+/// The 52 card faces (by `Card::index`) and the back, all `width`×`height` pixels.
+pub struct Faces {
+    pub width: u32,
+    pub height: u32,
+    pixmaps: Vec<Pixmap>,
+}
+
+impl Faces {
+    /// The face of `card`.
+    pub fn card(&self, card: Card) -> &Pixmap {
+        &self.pixmaps[card.index()]
+    }
+
+    /// The back of a card.
+    pub fn back(&self) -> &Pixmap {
+        &self.pixmaps[52]
+    }
+}
+
+/// The element id of `card` in an aisleriot sheet: `club_1` … `club_10`, `club_jack`, `club_queen`, `club_king`.
+fn element_id(card: Card) -> String {
+    let suit = match card.suit {
+        Suit::Clubs => "club",
+        Suit::Diamonds => "diamond",
+        Suit::Hearts => "heart",
+        Suit::Spades => "spade",
+    };
+    let rank = match card.rank.value() {
+        11 => "jack".to_string(),
+        12 => "queen".to_string(),
+        13 => "king".to_string(),
+        v => v.to_string(),
+    };
+    format!("{suit}_{rank}")
+}
+
+impl Theme {
+    /// The theme drawn by the program itself; needs no files.
+    pub fn built_in() -> Theme {
+        Theme {
+            name: BUILT_IN.to_string(),
+            art: Art::BuiltIn,
+        }
+    }
+
+    /// `builtin`, a theme name looked up in [`THEME_DIR`] (`anglo` → `anglo.svgz`), or a path to a
+    /// `.svg`/`.svgz` sprite sheet.
+    pub fn load(spec: &str) -> Result<Theme, ThemeError> {
+        if spec.eq_ignore_ascii_case(BUILT_IN) || spec.eq_ignore_ascii_case("built-in") {
+            return Ok(Theme::built_in());
+        }
+        let path = Theme::find(spec)?;
+        Theme::from_file(&path)
+    }
+
+    /// Every aisleriot theme installed in [`THEME_DIR`], sorted by name.
+    pub fn installed() -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(THEME_DIR)
+            .map(|dir| {
+                dir.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|e| e == "svgz" || e == "svg"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        found.sort();
+        found
+    }
+
+    fn find(spec: &str) -> Result<PathBuf, ThemeError> {
+        let direct = PathBuf::from(spec);
+        if direct.is_file() {
+            return Ok(direct);
+        }
+        if !spec.contains('/') {
+            for ext in ["svgz", "svg"] {
+                let p = Path::new(THEME_DIR).join(format!("{spec}.{ext}"));
+                if p.is_file() {
+                    return Ok(p);
+                }
+            }
+        }
+        let names: Vec<String> = Theme::installed()
+            .iter()
+            .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .collect();
+        let hint = if names.is_empty() {
+            format!("no themes are installed in {THEME_DIR} (apt-get install gnome-cards-data)")
+        } else {
+            format!("installed: builtin, {}", names.join(", "))
+        };
+        Err(ThemeError(format!(
+            "card theme '{spec}' not found: not a file, and not a name in {THEME_DIR}; {hint}"
+        )))
+    }
+
+    /// Loads an aisleriot sprite sheet and checks that it has all 52 cards and a back.
+    pub fn from_file(path: &Path) -> Result<Theme, ThemeError> {
+        let shown = path.display();
+        let data = std::fs::read(path)
+            .map_err(|e| ThemeError(format!("card theme {shown}: cannot read it: {e}")))?;
+        let mut options = usvg::Options::default();
+        options.fontdb_mut().load_system_fonts();
+        let tree = usvg::Tree::from_data(&data, &options).map_err(|e| {
+            ThemeError(format!(
+                "card theme {shown}: not a readable SVG/SVGZ file: {e}"
+            ))
+        })?;
+        let mut boxes = Vec::with_capacity(53);
+        let mut missing = Vec::new();
+        let ids: Vec<String> = Card::all()
+            .map(element_id)
+            .chain(std::iter::once("back".to_string()))
+            .collect();
+        for id in &ids {
+            match tree.node_by_id(id) {
+                Some(node) => {
+                    let b = node.abs_bounding_box();
+                    if b.width() < 1.0 || b.height() < 1.0 {
+                        missing.push(id.clone());
+                    }
+                    boxes.push(b);
+                }
+                None => missing.push(id.clone()),
+            }
+        }
+        if !missing.is_empty() {
+            return Err(ThemeError(format!(
+                "card theme {shown}: not an aisleriot card sheet, it lacks the elements {}",
+                missing.join(", ")
+            )));
+        }
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| shown.to_string());
+        Ok(Theme {
+            name,
+            art: Art::Svg {
+                tree: Box::new(tree),
+                boxes,
+            },
+        })
+    }
+
+    /// The theme's name: `builtin` or the sheet's file name without extension.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Height over width of the theme's cards.
+    pub fn aspect(&self) -> f32 {
+        match &self.art {
+            Art::BuiltIn => 1.45,
+            Art::Svg { boxes, .. } => {
+                let b = boxes[0];
+                b.height() / b.width()
+            }
+        }
+    }
+
+    /// All faces and the back at `width`×`height` pixels.
+    pub fn faces(&self, width: u32, height: u32) -> Faces {
+        let (width, height) = (width.max(8), height.max(8));
+        let pixmaps = match &self.art {
+            Art::BuiltIn => Card::all()
+                .map(|c| built_in_face(c, width, height))
+                .chain(std::iter::once(built_in_back(width, height)))
+                .collect(),
+            Art::Svg { tree, boxes } => svg_faces(tree, boxes, width, height),
+        };
+        Faces {
+            width,
+            height,
+            pixmaps,
+        }
+    }
+}
+
+/// Renders the sheet once at the scale that makes a card `width`×`height`, then cuts out each card.
+fn svg_faces(tree: &usvg::Tree, boxes: &[usvg::Rect], width: u32, height: u32) -> Vec<Pixmap> {
+    let card = boxes[0];
+    let sx = width as f32 / card.width();
+    let sy = height as f32 / card.height();
+    let size = tree.size();
+    let mut sheet = Pixmap::new(
+        (size.width() * sx).ceil().max(1.0) as u32 + 2,
+        (size.height() * sy).ceil().max(1.0) as u32 + 2,
+    )
+    .expect("sheet size");
+    resvg::render(tree, Transform::from_scale(sx, sy), &mut sheet.as_mut());
+    boxes
+        .iter()
+        .map(|b| {
+            // Each box gets its own scale so that every face is exactly width×height.
+            let bx = b.x() * sx;
+            let by = b.y() * sy;
+            let bw = b.width() * sx;
+            let bh = b.height() * sy;
+            let mut face = Pixmap::new(width, height).expect("face size");
+            let t = Transform::from_row(
+                width as f32 / bw,
+                0.0,
+                0.0,
+                height as f32 / bh,
+                -bx * width as f32 / bw,
+                -by * height as f32 / bh,
+            );
+            face.draw_pixmap(
+                0,
+                0,
+                sheet.as_ref(),
+                &resvg::tiny_skia::PixmapPaint {
+                    quality: resvg::tiny_skia::FilterQuality::Bilinear,
+                    ..Default::default()
+                },
+                t,
+                None,
+            );
+            face
+        })
+        .collect()
+}
+
+fn suit_colour(suit: Suit) -> Rgba {
+    if suit.is_red() {
+        Rgba::RED
+    } else {
+        Rgba::BLACK
+    }
+}
+
+fn rank_text(rank: Rank) -> String {
+    match rank.value() {
+        10 => "10".to_string(),
+        _ => rank.char().to_string(),
+    }
+}
+
+/// A card face of the built-in theme: white card, rank and suit index in the top-left and bottom-right
+/// corners, a large suit (or the court letter) in the middle.
+fn built_in_face(card: Card, width: u32, height: u32) -> Pixmap {
+    let mut pm = Pixmap::new(width, height).expect("face size");
+    let (w, h) = (width as f32, height as f32);
+    if let Some(path) = paint::rounded_rect(0.5, 0.5, w - 1.0, h - 1.0, w * 0.07) {
+        paint::fill_path(&mut pm, &path, Rgba::WHITE);
+        paint::stroke_path(
+            &mut pm,
+            &path,
+            Rgba(120, 120, 120, 255),
+            (w / 100.0).max(1.0),
+        );
+    }
+    let colour = suit_colour(card.suit);
+    let text = rank_text(card.rank);
+    let px = w * 0.024;
+    let margin = w * 0.07;
+    let glyph_h = 7.0 * px;
+    let suit_size = w * 0.15;
+    let index_w = paint::text_width(&text, px).max(suit_size);
+    // Top-left index.
+    let tx = margin + (index_w - paint::text_width(&text, px)) / 2.0;
+    paint::draw_text(&mut pm, &text, tx, margin, px, colour);
+    let sy = margin + glyph_h + w * 0.03;
+    let sxx = margin + (index_w - suit_size) / 2.0;
+    if let Some(path) = paint::suit_path(card.suit, sxx, sy, suit_size) {
+        paint::fill_path(&mut pm, &path, colour);
+    }
+    // Bottom-right index (upright, for simplicity).
+    let bx = w - margin - index_w;
+    let by = h - margin - glyph_h - w * 0.03 - suit_size;
+    if let Some(path) = paint::suit_path(card.suit, bx + (index_w - suit_size) / 2.0, by, suit_size)
+    {
+        paint::fill_path(&mut pm, &path, colour);
+    }
+    paint::draw_text(
+        &mut pm,
+        &text,
+        bx + (index_w - paint::text_width(&text, px)) / 2.0,
+        by + suit_size + w * 0.03,
+        px,
+        colour,
+    );
+    // Centre.
+    let big = w * 0.42;
+    if card.rank.value() > 10 {
+        let bpx = w * 0.07;
+        let tw = paint::text_width(&text, bpx);
+        paint::draw_text(
+            &mut pm,
+            &text,
+            (w - tw) / 2.0,
+            h * 0.5 - 7.0 * bpx * 0.5,
+            bpx,
+            colour,
+        );
+        let frame = paint::rounded_rect(w * 0.22, h * 0.26, w * 0.56, h * 0.48, w * 0.04);
+        if let Some(frame) = frame {
+            paint::stroke_path(&mut pm, &frame, colour, (w / 60.0).max(1.0));
+        }
+    } else if let Some(path) = paint::suit_path(card.suit, (w - big) / 2.0, (h - big) / 2.0, big) {
+        paint::fill_path(&mut pm, &path, colour);
+    }
+    pm
+}
+
+/// The back of the built-in theme: dark blue with a white frame and a diamond lattice.
+fn built_in_back(width: u32, height: u32) -> Pixmap {
+    let mut pm = Pixmap::new(width, height).expect("back size");
+    let (w, h) = (width as f32, height as f32);
+    if let Some(path) = paint::rounded_rect(0.5, 0.5, w - 1.0, h - 1.0, w * 0.07) {
+        paint::fill_path(&mut pm, &path, Rgba::WHITE);
+        paint::stroke_path(
+            &mut pm,
+            &path,
+            Rgba(120, 120, 120, 255),
+            (w / 100.0).max(1.0),
+        );
+    }
+    let inset = w * 0.07;
+    if let Some(inner) =
+        paint::rounded_rect(inset, inset, w - 2.0 * inset, h - 2.0 * inset, w * 0.04)
+    {
+        paint::fill_path(&mut pm, &inner, Rgba(30, 60, 140, 255));
+        let step = (w * 0.12).max(4.0);
+        let mut pb = resvg::tiny_skia::PathBuilder::new();
+        let mut d = -h;
+        while d < w + h {
+            pb.move_to(inset + d, inset);
+            pb.line_to(inset + d + h, inset + h);
+            pb.move_to(inset + d + h, inset);
+            pb.line_to(inset + d, inset + h);
+            d += step;
+        }
+        if let Some(lattice) = pb.finish() {
+            let mut clipped = Pixmap::new(width, height).expect("back size");
+            paint::stroke_path(
+                &mut clipped,
+                &lattice,
+                Rgba(90, 130, 210, 255),
+                (w / 70.0).max(1.0),
+            );
+            // Keep the lattice inside the frame.
+            let mut mask = resvg::tiny_skia::Mask::new(width, height).expect("mask size");
+            mask.fill_path(
+                &inner,
+                resvg::tiny_skia::FillRule::Winding,
+                true,
+                Transform::identity(),
+            );
+            pm.draw_pixmap(
+                0,
+                0,
+                clipped.as_ref(),
+                &resvg::tiny_skia::PixmapPaint::default(),
+                Transform::identity(),
+                Some(&mask),
+            );
+        }
+    }
+    pm
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn element_ids_follow_aisleriot_names() {
+        assert_eq!(element_id("Ac".parse().unwrap()), "club_1");
+        assert_eq!(element_id("Td".parse().unwrap()), "diamond_10");
+        assert_eq!(element_id("Kh".parse().unwrap()), "heart_king");
+        assert_eq!(element_id("Js".parse().unwrap()), "spade_jack");
+    }
+
+    #[test]
+    fn unknown_theme_is_named_in_the_error() {
+        let err = Theme::load("no-such-theme").err().unwrap();
+        assert!(err.0.contains("'no-such-theme'"), "{err}");
+    }
+
+    #[test]
+    fn a_file_that_is_not_svg_is_refused_with_its_name() {
+        let dir = std::env::temp_dir().join(format!("theme-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("broken.svgz");
+        std::fs::write(&path, b"\x1f\x8bnot really gzip").unwrap();
+        let err = Theme::load(path.to_str().unwrap()).err().unwrap();
+        assert!(err.0.contains("broken.svgz"), "{err}");
+        std::fs::write(
+            &path,
+            b"<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'/>",
+        )
+        .unwrap();
+        let err = Theme::load(path.to_str().unwrap()).err().unwrap();
+        assert!(err.0.contains("lacks the elements"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn built_in_faces_differ() {
+        let faces = Theme::built_in().faces(60, 87);
+        let a = faces.card("Ac".parse().unwrap()).data().to_vec();
+        let b = faces.card("As".parse().unwrap()).data().to_vec();
+        let c = faces.back().data().to_vec();
+        assert_ne!(a, b);
+        assert_ne!(a, c);
+    }
+}

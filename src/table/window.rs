@@ -1,0 +1,154 @@
+//! The practice table's window (eframe): shows exactly the renderer's pixels, one image pixel per
+//! screen pixel, and hands mouse clicks to the table model; events go to the log file as they happen.
+
+use crate::table::game::{Event, Table};
+use crate::table::render::Renderer;
+use crate::table::scene::Scene;
+use std::io::Write;
+use std::time::Instant;
+
+/// The window's title (a contract: the agent finds the table by it).
+pub const TITLE: &str = "Pyramid Practice Table";
+
+/// Options of `solitaire-agent table` that concern the window.
+pub struct WindowOptions {
+    pub width: u32,
+    pub height: u32,
+    pub scale: f32,
+}
+
+struct TableApp {
+    table: Table,
+    renderer: Renderer,
+    scale: f32,
+    log: Option<Box<dyn Write>>,
+    start: Instant,
+    texture: Option<egui::TextureHandle>,
+    shown: Option<(u32, u32, Scene)>,
+}
+
+impl TableApp {
+    fn now_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    fn flush_events(&mut self) {
+        let events = self.table.take_events();
+        if let Some(log) = self.log.as_mut() {
+            for (t, e) in &events {
+                let _ = writeln!(log, "{}", e.to_json(*t));
+            }
+            let _ = log.flush();
+        }
+    }
+}
+
+impl eframe::App for TableApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        // One point per physical pixel, so the picture is exactly the renderer's.
+        if let Some(native) = ctx.native_pixels_per_point() {
+            if (ctx.pixels_per_point() - 1.0).abs() > 1e-3 && native > 0.0 {
+                ctx.set_zoom_factor(1.0 / native);
+            }
+        }
+        let ppp = ctx.pixels_per_point();
+        let rect = ctx.viewport_rect();
+        let width = (rect.width() * ppp).round().max(1.0) as u32;
+        let height = (rect.height() * ppp).round().max(1.0) as u32;
+        let layout = self.renderer.layout(width, height, self.scale);
+
+        let now = self.now_ms();
+        let clicks: Vec<egui::Pos2> = ui.input(|i| {
+            i.events
+                .iter()
+                .filter_map(|e| match e {
+                    egui::Event::PointerButton {
+                        pos,
+                        button: egui::PointerButton::Primary,
+                        pressed: true,
+                        ..
+                    } => Some(*pos),
+                    _ => None,
+                })
+                .collect()
+        });
+        for pos in clicks {
+            let (x, y) = ((pos.x * ppp).floor() as i32, (pos.y * ppp).floor() as i32);
+            self.table.click(&layout, x, y, now);
+        }
+        self.flush_events();
+
+        let scene = self.table.scene(&layout, now);
+        let stale = self
+            .shown
+            .as_ref()
+            .is_none_or(|(w, h, s)| *w != width || *h != height || *s != scene);
+        if stale {
+            let image = self.renderer.render(&scene, &layout);
+            let colour = egui::ColorImage::from_rgba_unmultiplied(
+                [width as usize, height as usize],
+                image.as_raw(),
+            );
+            match self.texture.as_mut() {
+                Some(t) => t.set(colour, egui::TextureOptions::NEAREST),
+                None => {
+                    self.texture =
+                        Some(ctx.load_texture("table", colour, egui::TextureOptions::NEAREST))
+                }
+            }
+            self.shown = Some((width, height, scene));
+        }
+        if let Some(texture) = &self.texture {
+            ui.painter().image(
+                texture.id(),
+                rect,
+                egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+                egui::Color32::WHITE,
+            );
+        }
+        if self.table.is_busy(now) {
+            ctx.request_repaint();
+        } else {
+            ctx.request_repaint_after(std::time::Duration::from_millis(250));
+        }
+    }
+}
+
+/// Opens the table window and runs until it is closed.
+pub fn run(
+    table: Table,
+    renderer: Renderer,
+    options: WindowOptions,
+    log: Option<Box<dyn Write>>,
+) -> Result<(), String> {
+    let viewport = egui::ViewportBuilder::default()
+        .with_title(TITLE)
+        .with_inner_size([options.width as f32, options.height as f32])
+        .with_min_inner_size([320.0, 240.0])
+        .with_resizable(true);
+    let native = eframe::NativeOptions {
+        viewport,
+        ..Default::default()
+    };
+    let mut app = TableApp {
+        table,
+        renderer,
+        scale: options.scale,
+        log,
+        start: Instant::now(),
+        texture: None,
+        shown: None,
+    };
+    app.flush_events();
+    eframe::run_native(TITLE, native, Box::new(|_cc| Ok(Box::new(app))))
+        .map_err(|e| format!("cannot open the table window: {e}"))
+}
+
+/// Writes `events` as JSON lines (for tests and the headless player).
+pub fn write_events(out: &mut dyn Write, events: &[(u64, Event)]) -> std::io::Result<()> {
+    for (t, e) in events {
+        writeln!(out, "{}", e.to_json(*t))?;
+    }
+    Ok(())
+}
