@@ -5,6 +5,7 @@
 
 pub mod cards;
 pub mod cli;
+pub mod platform;
 pub mod pyramid;
 pub mod solver;
 pub mod table;

@@ -158,7 +158,7 @@ impl Theme {
         for id in &ids {
             match tree.node_by_id(id) {
                 Some(node) => {
-                    let b = node.abs_bounding_box();
+                    let b = node.abs_stroke_bounding_box();
                     if b.width() < 1.0 || b.height() < 1.0 {
                         missing.push(id.clone());
                     }
@@ -173,6 +173,7 @@ impl Theme {
                 missing.join(", ")
             )));
         }
+        let boxes = grid_boxes(&boxes, tree.size());
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -218,6 +219,35 @@ impl Theme {
             pixmaps,
         }
     }
+}
+
+/// Aisleriot sheets are grids of 13 columns and 5 rows. Some cards draw outside their card (their
+/// boxes only grow), so every card gets the box of the smallest one, moved to its own grid cell (found
+/// from its centre).
+fn grid_boxes(found: &[usvg::Rect], sheet: usvg::Size) -> Vec<usvg::Rect> {
+    let (cw, ch) = (sheet.width() / 13.0, sheet.height() / 5.0);
+    let cell = |b: &usvg::Rect| {
+        let cx = b.x() + b.width() / 2.0;
+        let cy = b.y() + b.height() / 2.0;
+        (
+            (cx / cw).floor().clamp(0.0, 12.0),
+            (cy / ch).floor().clamp(0.0, 4.0),
+        )
+    };
+    let plain = found
+        .iter()
+        .min_by(|a, b| (a.width() * a.height()).total_cmp(&(b.width() * b.height())))
+        .expect("53 boxes");
+    let (c0, r0) = cell(plain);
+    let (ox, oy) = (plain.x() - c0 * cw, plain.y() - r0 * ch);
+    found
+        .iter()
+        .map(|b| {
+            let (c, r) = cell(b);
+            usvg::Rect::from_xywh(c * cw + ox, r * ch + oy, plain.width(), plain.height())
+                .unwrap_or(*b)
+        })
+        .collect()
 }
 
 /// Renders the sheet once at the scale that makes a card `width`×`height`, then cuts out each card.

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod desktop;
+
 use solitaire_agent::cards::Deck;
 use solitaire_agent::pyramid::{State, Step};
 use std::path::PathBuf;

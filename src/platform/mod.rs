@@ -1,0 +1,4 @@
+//! The only code that touches the desktop: finding and capturing a game window (xcap) and clicking
+//! in it (enigo). Everything else works on images and points, so it runs in tests without a display.
+
+pub mod window;
