@@ -9,3 +9,4 @@ pub mod platform;
 pub mod pyramid;
 pub mod solver;
 pub mod table;
+pub mod vision;

@@ -1,0 +1,601 @@
+//! Finds the table in a frame: fits a layout profile's proportions (column step, row step, pile row)
+//! to the edges in the picture, which gives the card size and the position of the 28 pyramid slots,
+//! the stock and the waste at any window size and display scale. Also finds the buttons the agent
+//! presses, and tells a picture that is not a table (mostly black, blank, no pyramid) from one that is.
+
+use crate::pyramid::position::{Position, PYRAMID_SIZE};
+use crate::table::layout::Rect;
+use crate::vision::edges::Edges;
+use crate::vision::profile::{Controls, Profile};
+use image::RgbaImage;
+
+/// Where the table's parts are in a frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Located {
+    pub card_w: f32,
+    pub card_h: f32,
+    pub slots: [Rect; PYRAMID_SIZE],
+    pub stock: Rect,
+    pub waste: Rect,
+    /// How well the fitted layout matches the picture's edges (mean edge contrast along slot edges).
+    pub score: f32,
+}
+
+/// Why a frame cannot be read as a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotATable(pub String);
+
+impl std::fmt::Display for NotATable {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The layout's numbers for one candidate: pyramid centre x, apex top y, card width.
+#[derive(Clone, Copy, Debug)]
+struct Fit {
+    cx: f32,
+    top: f32,
+    /// Card width.
+    w: f32,
+    /// The unit of the steps between cards (the card width of the layout, which can exceed the
+    /// drawn card's by a margin).
+    u: f32,
+}
+
+impl Fit {
+    fn slot_x(&self, p: Position, profile: &Profile) -> f32 {
+        self.cx + (p.col() as f32 - p.row() as f32 / 2.0) * profile.column_step * self.u
+            - self.w / 2.0
+    }
+    fn slot_y(&self, p: Position, profile: &Profile) -> f32 {
+        self.top + p.row() as f32 * profile.row_step * self.u
+    }
+}
+
+/// Mean contrast along the visible edges (top edge, left and right edges of the top strip) of every
+/// pyramid slot.
+fn pyramid_score(e: &Edges, fit: Fit, profile: &Profile) -> f32 {
+    let strip = profile.row_step * fit.w;
+    let mut total = 0.0;
+    for p in Position::all() {
+        let x = fit.slot_x(p, profile).round() as i32;
+        let y = fit.slot_y(p, profile).round() as i32;
+        let w = fit.w.round() as i32;
+        let (ex0, ex1) = (x + (0.15 * fit.w) as i32, x + (0.85 * fit.w) as i32);
+        let (ey0, ey1) = (y + (0.2 * strip) as i32, y + (0.8 * strip) as i32);
+        let top = e.h_band(y, ex0, ex1) as f32 / (ex1 - ex0).max(1) as f32;
+        let left = e.v_band(x, ey0, ey1) as f32 / (ey1 - ey0).max(1) as f32;
+        let right = e.v_band(x + w, ey0, ey1) as f32 / (ey1 - ey0).max(1) as f32;
+        total += top + left + right;
+    }
+    total / (3.0 * PYRAMID_SIZE as f32)
+}
+
+/// The pile row for a fit: the best card height (from `aspect`, or searched in the profile's range)
+/// by the edges around the stock and the waste, as (score, aspect).
+fn pile_fit(e: &Edges, fit: Fit, profile: &Profile, aspect: Option<f32>) -> (f32, f32) {
+    let w = fit.w;
+    let row6 = fit.top + 6.0 * profile.row_step * fit.u;
+    let xs = [
+        fit.cx + profile.stock_dx * fit.u - w / 2.0,
+        fit.cx - profile.stock_dx * fit.u - w / 2.0,
+    ];
+    let score_at = |a: f32| -> f32 {
+        let y = row6 + a * w + profile.pile_gap * fit.u;
+        let h = a * w;
+        let mut sc = 0.0;
+        for &x in &xs {
+            let (x0, x1) = ((x + 0.15 * w) as i32, (x + 0.85 * w) as i32);
+            let (y0, y1) = ((y + 0.15 * h) as i32, (y + 0.85 * h) as i32);
+            let top = e.h_band(y.round() as i32, x0, x1) as f32 / (x1 - x0).max(1) as f32;
+            let bottom =
+                e.h_band((y + h).round() as i32 - 1, x0, x1) as f32 / (x1 - x0).max(1) as f32;
+            let left = e.v_band(x.round() as i32, y0, y1) as f32 / (y1 - y0).max(1) as f32;
+            let right =
+                e.v_band((x + w).round() as i32 - 1, y0, y1) as f32 / (y1 - y0).max(1) as f32;
+            sc += top + bottom + left + right;
+        }
+        sc / 8.0
+    };
+    match aspect {
+        Some(a) => (score_at(a), a),
+        None => {
+            let [a0, a1] = profile.aspect_range;
+            let mut best = (f32::MIN, a0);
+            let mut a = a0;
+            while a <= a1 {
+                let sc = score_at(a);
+                if sc > best.0 {
+                    best = (sc, a);
+                }
+                a += 0.5 / w;
+            }
+            best
+        }
+    }
+}
+
+/// Whether a pixel looks like the green felt (or the dimmed felt under a dialog).
+fn felt_like(p: &image::Rgba<u8>) -> bool {
+    let [r, g, b, _] = p.0;
+    g > 40 && g as i32 - r.max(b) as i32 > 20
+}
+
+/// Share of the felt-like pixels among those a fit says are felt: inside the board's bounds but
+/// outside every slot and pile (sampled on a grid).
+fn felt_agreement(frame: &RgbaImage, fit: Fit, aspect: f32, profile: &Profile) -> f32 {
+    let w = fit.w;
+    let h = aspect * w;
+    let mut rects: Vec<(f32, f32)> = Position::all()
+        .map(|p| (fit.slot_x(p, profile), fit.slot_y(p, profile)))
+        .collect();
+    let row6 = fit.top + 6.0 * profile.row_step * fit.u;
+    let pile_y = row6 + aspect * w + profile.pile_gap * fit.u;
+    rects.push((fit.cx + profile.stock_dx * fit.u - w / 2.0, pile_y));
+    rects.push((fit.cx - profile.stock_dx * fit.u - w / 2.0, pile_y));
+    let x0 = fit.cx - 3.0 * profile.column_step * w - 0.8 * w;
+    let x1 = fit.cx + 3.0 * profile.column_step * w + 0.8 * w;
+    let (y0, y1) = (fit.top - 0.3 * w, pile_y + h + 0.3 * w);
+    let step = (w / 16.0).max(2.0);
+    let (fw, fh) = (frame.width() as f32, frame.height() as f32);
+    let (mut total, mut felt) = (0u32, 0u32);
+    let mut y = y0.max(0.0);
+    while y < y1.min(fh) {
+        let mut x = x0.max(0.0);
+        while x < x1.min(fw) {
+            // A margin around each card allows for rounding and shadows.
+            let m = 0.04 * w;
+            let inside = rects
+                .iter()
+                .any(|&(rx, ry)| x >= rx - m && x < rx + w + m && y >= ry - m && y < ry + h + m);
+            if !inside {
+                total += 1;
+                if felt_like(frame.get_pixel(x as u32, y as u32)) {
+                    felt += 1;
+                }
+            }
+            x += step;
+        }
+        y += step;
+    }
+    if total == 0 {
+        0.0
+    } else {
+        felt as f32 / total as f32
+    }
+}
+
+/// The score `locate` gives a layout with apex centre `cx`, apex top `top` and card width `w` (for
+/// diagnosing fits).
+pub fn score_of(
+    frame: &RgbaImage,
+    e: &Edges,
+    profile: &Profile,
+    aspect: Option<f32>,
+    cx: f32,
+    top: f32,
+    w: f32,
+) -> (f32, f32, f32, f32) {
+    let f = Fit { cx, top, w, u: w };
+    let (pile, a) = pile_fit(e, f, profile, aspect);
+    let agree = felt_agreement(frame, f, a, profile);
+    (
+        pyramid_score(e, f, profile),
+        pile,
+        agree,
+        (pyramid_score(e, f, profile) + 2.0 * pile) * agree * agree,
+    )
+}
+
+/// Checks for pictures that cannot show a table at all.
+fn check_picture(e: &Edges) -> Result<(), NotATable> {
+    let n = e.grey.len().max(1);
+    let black = e.grey.iter().filter(|&&g| g < 6).count();
+    if black * 10 > n * 4 {
+        return Err(NotATable(format!(
+            "{}% of the picture is black: the window is covered, minimised or off screen",
+            black * 100 / n
+        )));
+    }
+    let mean = e.grey.iter().map(|&g| g as f64).sum::<f64>() / n as f64;
+    let var = e
+        .grey
+        .iter()
+        .map(|&g| (g as f64 - mean).powi(2))
+        .sum::<f64>()
+        / n as f64;
+    if var < 25.0 {
+        return Err(NotATable("the picture is blank (one flat colour)".into()));
+    }
+    Ok(())
+}
+
+/// A frame shrunk by `k` in both directions (each pixel the mean of a k×k block).
+fn shrink(frame: &RgbaImage, k: u32) -> RgbaImage {
+    let (w, h) = (frame.width() / k, frame.height() / k);
+    let mut out = RgbaImage::new(w, h);
+    let n = k * k;
+    for y in 0..h {
+        for x in 0..w {
+            let mut acc = [0u32; 3];
+            for dy in 0..k {
+                for dx in 0..k {
+                    let p = frame.get_pixel(x * k + dx, y * k + dy).0;
+                    acc[0] += p[0] as u32;
+                    acc[1] += p[1] as u32;
+                    acc[2] += p[2] as u32;
+                }
+            }
+            out.put_pixel(
+                x,
+                y,
+                image::Rgba([
+                    (acc[0] / n) as u8,
+                    (acc[1] / n) as u8,
+                    (acc[2] / n) as u8,
+                    255,
+                ]),
+            );
+        }
+    }
+    out
+}
+
+/// The best layout on a (possibly shrunk) frame: candidate row spacings and tops from the rows' top
+/// edges, the centre from the strips' side edges, then the choice by edges, piles and felt.
+fn coarse_fit(
+    frame: &RgbaImage,
+    e: &Edges,
+    profile: &Profile,
+    aspect: Option<f32>,
+) -> Result<Fit, NotATable> {
+    let (width, height) = (e.width as i32, e.height as i32);
+    // 1. Rows: seven equally spaced horizontal edges (the tops of the pyramid rows).
+    let profile_rows: Vec<f32> = (0..height)
+        .map(|y| e.h_segment(y, 0, width) as f32)
+        .collect();
+    let row_at = |y: i32| -> f32 {
+        (y - 1..=y + 1)
+            .filter(|&yy| yy >= 0 && yy < height)
+            .map(|yy| profile_rows[yy as usize])
+            .fold(0.0, f32::max)
+    };
+    let w_min = profile.card_width_share[0] * width as f32;
+    let w_max = profile.card_width_share[1] * width as f32;
+    let (s_min, s_max) = (w_min * profile.row_step, w_max * profile.row_step);
+    // For each spacing, the two best distinct tops.
+    let mut picked: Vec<(f32, f32)> = Vec::new();
+    let mut s = s_min;
+    while s <= s_max {
+        let last = (height as f32 - 6.0 * s - s / profile.row_step).max(0.0) as i32;
+        let w = s / profile.row_step;
+        let mut firsts = [(f32::MIN, 0i32); 2];
+        for top in 0..last {
+            // Each row's top edge, as mean contrast per card it can hold, capped so that one long
+            // line (a toolbar's edge) cannot stand in for several rows.
+            let score: f32 = (0..7)
+                .map(|r| {
+                    let y = (top as f32 + r as f32 * s).round() as i32;
+                    (row_at(y) / ((r + 1) as f32 * 0.8 * w)).min(40.0)
+                })
+                .sum();
+            if score > firsts[0].0 {
+                if (top - firsts[0].1).abs() > 3 {
+                    firsts[1] = firsts[0];
+                }
+                firsts[0] = (score, top);
+            } else if score > firsts[1].0 && (top - firsts[0].1).abs() > 3 {
+                firsts[1] = (score, top);
+            }
+        }
+        for (score, top) in firsts {
+            if score > f32::MIN {
+                picked.push((top as f32, s));
+            }
+        }
+        s += 0.5;
+    }
+    // 2. For each, the centre from the strips' vertical edges, then the full score: pyramid edges
+    // and pile edges, weighted by how much of the felt the fit leaves free is felt.
+    let total = |f: Fit| {
+        let (pile, a) = pile_fit(e, f, profile, aspect);
+        let agree = felt_agreement(frame, f, a, profile);
+        (pyramid_score(e, f, profile) + 2.0 * pile) * agree * agree
+    };
+    let mut scored: Vec<(f32, Fit)> = Vec::new();
+    for (top, s) in picked {
+        let w = s / profile.row_step;
+        let mut best_cx = (f32::MIN, 0.0);
+        let (lo, hi) = ((0.2 * width as f32) as i32, (0.8 * width as f32) as i32);
+        for cx in lo..hi {
+            let fit = Fit {
+                cx: cx as f32,
+                top,
+                w,
+                u: w,
+            };
+            let mut v = 0.0;
+            for p in Position::all() {
+                let x = fit.slot_x(p, profile).round() as i32;
+                let y = fit.slot_y(p, profile).round() as i32;
+                let (y0, y1) = (y + (0.2 * s) as i32, y + (0.8 * s) as i32);
+                v += (e.v_band(x, y0, y1) + e.v_band(x + w.round() as i32, y0, y1)) as f32;
+            }
+            if v > best_cx.0 {
+                best_cx = (v, cx as f32);
+            }
+        }
+        let fit = Fit {
+            cx: best_cx.1,
+            top,
+            w,
+            u: w,
+        };
+        scored.push((total(fit), fit));
+    }
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // A fit shifted by whole rows and half columns explains a partly cleared pyramid almost as
+    // well; try those around the best few, and let the piles and the felt decide.
+    let mut best: Option<(f32, Fit)> = None;
+    for &(score, base) in scored.iter().take(6) {
+        if best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, base));
+        }
+        for rows in -3i32..=3 {
+            for half_columns in -4i32..=4 {
+                if (rows - half_columns) % 2 != 0 || (rows == 0 && half_columns == 0) {
+                    continue;
+                }
+                let cand = Fit {
+                    cx: base.cx + half_columns as f32 * profile.column_step * base.u / 2.0,
+                    top: base.top + rows as f32 * profile.row_step * base.u,
+                    ..base
+                };
+                let t = total(cand);
+                if best.is_none_or(|(b, _)| t > b) {
+                    best = Some((t, cand));
+                }
+            }
+        }
+    }
+    best.map(|(_, f)| f)
+        .ok_or_else(|| NotATable("no pyramid found".into()))
+}
+
+/// Fits `profile` to `frame`. `aspect` is the cards' height over width when known (from the
+/// templates); otherwise it is measured from the pile row. The search runs on a copy shrunk to about
+/// 480 pixels wide; the fit is then refined on the full frame.
+pub fn locate(
+    frame: &RgbaImage,
+    e: &Edges,
+    profile: &Profile,
+    aspect: Option<f32>,
+) -> Result<Located, NotATable> {
+    check_picture(e)?;
+    let (width, height) = (e.width as i32, e.height as i32);
+    if width < 200 || height < 150 {
+        return Err(NotATable(format!(
+            "the picture is too small ({width}x{height})"
+        )));
+    }
+    let k = ((width + 1099) / 1100).max(1) as u32;
+    let coarse = if k > 1 {
+        let small = shrink(frame, k);
+        let small_edges = Edges::new(&small);
+        let f = coarse_fit(&small, &small_edges, profile, aspect)?;
+        let kf = k as f32;
+        Fit {
+            cx: f.cx * kf + (kf - 1.0) / 2.0,
+            top: f.top * kf + (kf - 1.0) / 2.0,
+            w: f.w * kf,
+            u: f.u * kf,
+        }
+    } else {
+        coarse_fit(frame, e, profile, aspect)?
+    };
+    // Refine all three numbers on the full frame by the pyramid's and the piles' edges.
+    let score = |f: Fit| pyramid_score(e, f, profile) + 2.0 * pile_fit(e, f, profile, aspect).0;
+    let mut fit = coarse;
+    let mut best_score = score(fit);
+    let passes: [(i32, f32, i32, i32); 3] = [
+        (12, 0.005, k as i32 + 1, (k as i32 / 2).max(1)),
+        (5, 0.0015, 2, 1),
+        (3, 0.0007, 1, 1),
+    ];
+    for (steps, rel, reach, stride) in passes {
+        let base = fit;
+        for kw in -steps..=steps {
+            let mut dx = -reach;
+            while dx <= reach {
+                let mut dy = -reach;
+                while dy <= reach {
+                    let scale = 1.0 + kw as f32 * rel;
+                    let cand = Fit {
+                        cx: base.cx + dx as f32,
+                        top: base.top + dy as f32,
+                        w: base.w * scale,
+                        u: base.u * scale,
+                    };
+                    let sc = score(cand);
+                    if sc > best_score {
+                        best_score = sc;
+                        fit = cand;
+                    }
+                    dy += stride;
+                }
+                dx += stride;
+            }
+        }
+    }
+    // The steps between cards apart from the card size (a theme's cards may not fill their box).
+    for _ in 0..2 {
+        let base = fit;
+        for ku in -12..=12 {
+            for dx in -2..=2 {
+                for dy in -2..=2 {
+                    let cand = Fit {
+                        cx: base.cx + dx as f32,
+                        top: base.top + dy as f32,
+                        u: base.u * (1.0 + ku as f32 * 0.001),
+                        ..base
+                    };
+                    let sc = score(cand);
+                    if sc > best_score {
+                        best_score = sc;
+                        fit = cand;
+                    }
+                }
+            }
+        }
+    }
+    let best_score = pyramid_score(e, fit, profile);
+    if best_score < 12.0 {
+        return Err(NotATable(format!(
+            "no Pyramid table found in the picture (best fit has edge contrast {best_score:.1})"
+        )));
+    }
+    // 4. The pile row, below the bottom pyramid row.
+    let w = fit.w;
+    let row6 = fit.top + 6.0 * profile.row_step * fit.u;
+    let stock_x = fit.cx + profile.stock_dx * fit.u - w / 2.0;
+    let waste_x = fit.cx - profile.stock_dx * fit.u - w / 2.0;
+    let (_, aspect) = pile_fit(e, fit, profile, aspect);
+    let pile_y_for = |a: f32| row6 + a * w + profile.pile_gap * fit.u;
+    let card_h = aspect * w;
+    let pile_y = pile_y_for(aspect).round() as i32;
+    let rect = |x: f32, y: f32| {
+        Rect::new(
+            x.round() as i32,
+            y.round() as i32,
+            w.round() as i32,
+            card_h.round() as i32,
+        )
+    };
+    let mut slots = [Rect::new(0, 0, 0, 0); PYRAMID_SIZE];
+    for p in Position::all() {
+        slots[p.index()] = rect(fit.slot_x(p, profile), fit.slot_y(p, profile));
+    }
+    let located = Located {
+        card_w: w,
+        card_h,
+        slots,
+        stock: rect(stock_x, pile_y as f32),
+        waste: rect(waste_x, pile_y as f32),
+        score: best_score,
+    };
+    if located.stock.bottom() > height || located.slots[0].y < 0 {
+        return Err(NotATable("the table does not fit in the picture".into()));
+    }
+    Ok(located)
+}
+
+/// The buttons the agent presses, in frame pixels (centres).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Buttons {
+    pub undo: Option<(i32, i32)>,
+    pub undo_board: Option<(i32, i32)>,
+    pub new_deal: Option<(i32, i32)>,
+    /// The OK of the Undo board dialog, when the dialog is open.
+    pub ok: Option<(i32, i32)>,
+}
+
+/// Finds the buttons as the profile describes them.
+pub fn find_buttons(frame: &RgbaImage, e: &Edges, profile: &Profile) -> Buttons {
+    match &profile.controls {
+        Controls::Fractions { undo_board, ok } => {
+            let at = |f: &[f32; 2]| {
+                Some((
+                    (f[0] * e.width as f32) as i32,
+                    (f[1] * e.height as f32) as i32,
+                ))
+            };
+            Buttons {
+                undo: None,
+                undo_board: at(undo_board),
+                new_deal: None,
+                ok: at(ok),
+            }
+        }
+        Controls::Toolbar => toolbar_buttons(frame, e),
+    }
+}
+
+/// The practice table's toolbar: the first row from the top crossing three light runs on a dark bar.
+fn toolbar_buttons(frame: &RgbaImage, e: &Edges) -> Buttons {
+    let (w, h) = (e.width as i32, e.height as i32);
+    let light = |x: i32, y: i32| e.grey_at(x, y) > 170;
+    let mut buttons = Buttons::default();
+    let min_run = (w / 100).max(6);
+    for y in 0..(h / 6) {
+        let mut runs = Vec::new();
+        let mut x = 0;
+        while x < w {
+            if light(x, y) {
+                let start = x;
+                while x < w && light(x, y) {
+                    x += 1;
+                }
+                if x - start >= min_run {
+                    runs.push((start, x));
+                }
+            } else {
+                x += 1;
+            }
+        }
+        if runs.len() >= 3 && runs.iter().all(|&(a, _)| a < w * 3 / 4) {
+            // The button's height: go down its left padding until it is no longer light.
+            let centre = |&(a, b): &(i32, i32)| {
+                let px = a + 3.min((b - a) / 4);
+                let mut yy = y;
+                while yy < h && light(px, yy) {
+                    yy += 1;
+                }
+                ((a + b) / 2, (y + yy) / 2)
+            };
+            buttons.undo = Some(centre(&runs[0]));
+            buttons.undo_board = Some(centre(&runs[1]));
+            buttons.new_deal = Some(centre(&runs[2]));
+            break;
+        }
+    }
+    buttons.ok = dialog_ok(frame);
+    buttons
+}
+
+/// The OK button of the practice table's Undo board dialog: the left of the two button-coloured
+/// areas in the middle of the frame, when the dialog is open.
+fn dialog_ok(frame: &RgbaImage) -> Option<(i32, i32)> {
+    let (w, h) = (frame.width() as i32, frame.height() as i32);
+    let is_button = |p: &image::Rgba<u8>| {
+        p.0[0].abs_diff(200) <= 6 && p.0[1].abs_diff(214) <= 6 && p.0[2].abs_diff(204) <= 6
+    };
+    let (mut sx, mut sy, mut n) = (0i64, 0i64, 0i64);
+    let mut pts = Vec::new();
+    for y in (h / 4..h * 3 / 4).step_by(2) {
+        for x in (w / 4..w * 3 / 4).step_by(2) {
+            if is_button(frame.get_pixel(x as u32, y as u32)) {
+                pts.push((x, y));
+            }
+        }
+    }
+    if pts.len() < 40 {
+        return None;
+    }
+    // Split at the widest gap in x: OK is the left group.
+    let mut xs: Vec<i32> = pts.iter().map(|p| p.0).collect();
+    xs.sort_unstable();
+    xs.dedup();
+    let split = xs
+        .windows(2)
+        .max_by_key(|p| p[1] - p[0])
+        .map(|p| (p[0] + p[1]) / 2)?;
+    for &(x, y) in &pts {
+        if x < split {
+            sx += x as i64;
+            sy += y as i64;
+            n += 1;
+        }
+    }
+    (n > 0).then(|| ((sx / n) as i32, (sy / n) as i32))
+}

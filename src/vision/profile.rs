@@ -1,0 +1,146 @@
+//! Layout profiles (`calibration/*.json`): the proportions of a game's table in card widths, which
+//! `locate` fits to a picture to find the slots at any window size and scale. One ships for the
+//! practice table and one for MSC (from the geometry in shared/notes/msc-pyramid.md); users can edit
+//! them.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// How to find the buttons the agent presses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Controls {
+    /// The practice table: light buttons in a dark toolbar across the top, left to right Undo,
+    /// Undo board, New deal; the Undo board dialog has OK left of Cancel.
+    Toolbar,
+    /// Fixed places as fractions of the window's width and height (MSC).
+    Fractions { undo_board: [f32; 2], ok: [f32; 2] },
+}
+
+/// A game's table proportions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    pub name: String,
+    /// Distance between neighbouring pyramid cards, in card widths.
+    pub column_step: f32,
+    /// Distance between pyramid rows, in card widths.
+    pub row_step: f32,
+    /// Horizontal offset of the stock's centre from the pyramid's centre, in card widths (the waste
+    /// sits at the mirrored offset).
+    pub stock_dx: f32,
+    /// Gap between the bottom pyramid row's cards and the stock/waste row, in card widths.
+    pub pile_gap: f32,
+    /// Range of card height over width searched when it is not known from the templates.
+    pub aspect_range: [f32; 2],
+    /// Card width as a share of the window width: the range searched.
+    pub card_width_share: [f32; 2],
+    /// The index corner read on each card: x, y, width, height in card widths from its top-left.
+    pub index_box: [f32; 4],
+    pub controls: Controls,
+}
+
+impl Profile {
+    /// The practice table's profile (also in `calibration/practice-table.json`).
+    pub fn practice_table() -> Profile {
+        use crate::table::layout::{COLUMN_STEP, ROW_STEP};
+        Profile {
+            name: "practice-table".into(),
+            column_step: COLUMN_STEP,
+            row_step: ROW_STEP,
+            stock_dx: -0.7,
+            pile_gap: 0.35,
+            aspect_range: [1.2, 1.7],
+            card_width_share: [0.05, 0.16],
+            index_box: [0.03, 0.02, 0.30, ROW_STEP - 0.04],
+            controls: Controls::Toolbar,
+        }
+    }
+
+    /// Microsoft Solitaire Collection at 1440×900, 100 % (cards ~140 px wide, 163 px apart, rows
+    /// 43 px apart, stock and waste index corners at x 557 and 770 beside the apex's 663).
+    pub fn msc() -> Profile {
+        Profile {
+            name: "msc".into(),
+            column_step: 163.0 / 140.0,
+            row_step: 43.0 / 140.0,
+            stock_dx: -0.76,
+            pile_gap: 0.04,
+            aspect_range: [1.2, 1.6],
+            card_width_share: [0.06, 0.14],
+            index_box: [0.02, 0.02, 0.2, 0.29],
+            controls: Controls::Fractions {
+                undo_board: [0.20, 0.96],
+                ok: [0.45, 0.60],
+            },
+        }
+    }
+
+    /// Loads a profile: `practice-table`, `msc`, a name in `calibration/`, or a path.
+    pub fn load(spec: &str) -> Result<Profile, String> {
+        let path = if Path::new(spec).is_file() {
+            Path::new(spec).to_path_buf()
+        } else {
+            Path::new("calibration").join(format!("{spec}.json"))
+        };
+        if !path.is_file() {
+            return match spec {
+                "practice-table" => Ok(Profile::practice_table()),
+                "msc" => Ok(Profile::msc()),
+                _ => Err(format!(
+                    "layout profile '{spec}' not found (tried {})",
+                    path.display()
+                )),
+            };
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("layout profile {}: {e}", path.display()))?;
+        let profile: Profile = serde_json::from_str(&text)
+            .map_err(|e| format!("layout profile {} is not valid: {e}", path.display()))?;
+        profile
+            .check()
+            .map_err(|e| format!("layout profile {}: {e}", path.display()))?;
+        Ok(profile)
+    }
+
+    /// Checks that the numbers make a table.
+    pub fn check(&self) -> Result<(), String> {
+        let positive = [
+            self.column_step,
+            self.row_step,
+            self.index_box[2],
+            self.index_box[3],
+        ];
+        if positive.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
+            return Err("steps and index box sizes must be positive".into());
+        }
+        if self.column_step < 1.0 {
+            return Err("column_step below 1.0 would make cards of a row overlap".into());
+        }
+        let [a, b] = self.card_width_share;
+        if !(0.0 < a && a < b && b < 1.0) {
+            return Err("card_width_share must be an increasing range inside (0, 1)".into());
+        }
+        let [a, b] = self.aspect_range;
+        if !(0.5 < a && a < b && b < 3.0) {
+            return Err("aspect_range must be an increasing range inside (0.5, 3)".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_profiles_match_the_built_in_ones() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("calibration");
+        for p in [Profile::practice_table(), Profile::msc()] {
+            let path = dir.join(format!("{}.json", p.name));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let shipped: Profile = serde_json::from_str(&text).unwrap();
+            assert_eq!(shipped, p, "{} differs from the code", path.display());
+            assert!(shipped.check().is_ok());
+        }
+    }
+}
