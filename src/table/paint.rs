@@ -84,26 +84,38 @@ pub fn draw_pixmap(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32) {
 }
 
 /// Draws `text` in the pixel font with each font pixel `px` pixels wide, its top-left corner at (x, y).
+/// Positions are not rounded, so a glyph keeps its proportions at every size (whole-pixel `px` and
+/// positions give crisp text).
 pub fn draw_text(pixmap: &mut Pixmap, text: &str, x: f32, y: f32, px: f32, colour: Rgba) {
+    // One path for the whole text, filled once, so that neighbouring font pixels leave no seams.
+    let mut pb = PathBuilder::new();
     let mut pen = x;
     for c in text.chars() {
         if let Some(rows) = font::glyph(c) {
             for (r, row) in rows.iter().enumerate() {
                 for (col, ink) in row.bytes().enumerate() {
                     if ink == b'#' {
-                        fill_rect(
-                            pixmap,
-                            (pen + col as f32 * px).round(),
-                            (y + r as f32 * px).round(),
-                            px.round().max(1.0),
-                            px.round().max(1.0),
-                            colour,
-                        );
+                        if let Some(rect) =
+                            SkRect::from_xywh(pen + col as f32 * px, y + r as f32 * px, px, px)
+                        {
+                            pb.push_rect(rect);
+                        }
                     }
                 }
             }
         }
         pen += font::ADVANCE as f32 * px;
+    }
+    if let Some(path) = pb.finish() {
+        let mut paint = colour.paint();
+        paint.anti_alias = px.fract() != 0.0 || x.fract() != 0.0 || y.fract() != 0.0;
+        pixmap.fill_path(
+            &path,
+            &paint,
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
     }
 }
 

@@ -326,15 +326,16 @@ fn built_in_face(card: Card, width: u32, height: u32) -> Pixmap {
     }
     let colour = suit_colour(card.suit);
     let text = rank_text(card.rank);
-    let px = w * 0.024;
-    let margin = w * 0.07;
+    // The index (rank over suit) fits in the top 0.37 of the width: all that shows of a covered card.
+    let px = w * 0.022;
+    let margin = w * 0.05;
     let glyph_h = 7.0 * px;
-    let suit_size = w * 0.15;
+    let suit_size = w * 0.17;
     let index_w = paint::text_width(&text, px).max(suit_size);
     // Top-left index.
     let tx = margin + (index_w - paint::text_width(&text, px)) / 2.0;
     paint::draw_text(&mut pm, &text, tx, margin, px, colour);
-    let sy = margin + glyph_h + w * 0.03;
+    let sy = margin + glyph_h + w * 0.015;
     let sxx = margin + (index_w - suit_size) / 2.0;
     if let Some(path) = paint::suit_path(card.suit, sxx, sy, suit_size) {
         paint::fill_path(&mut pm, &path, colour);

@@ -51,7 +51,7 @@ impl Profile {
             pile_gap: 0.35,
             aspect_range: [1.2, 1.7],
             card_width_share: [0.05, 0.16],
-            index_box: [0.03, 0.02, 0.30, ROW_STEP - 0.04],
+            index_box: [0.03, 0.02, 0.34, ROW_STEP - 0.04],
             controls: Controls::Toolbar,
         }
     }

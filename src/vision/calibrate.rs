@@ -1,0 +1,186 @@
+//! Calibration: learns the 52 index corners from one deal seen whole — the fresh table (28 pyramid
+//! cards and the stock's top card), then the table after each of 24 draws (each stock card on the
+//! waste) — labelled from the known deal, and makes a template set of them.
+
+use crate::cards::{Card, Deck};
+use crate::pyramid::position::Position;
+use crate::vision::edges::Edges;
+use crate::vision::locate::{locate, Located};
+use crate::vision::profile::Profile;
+use crate::vision::recognize::{sample, snap_corner};
+use crate::vision::templates::{Manifest, Templates, TEMPLATE_H, TEMPLATE_W};
+use image::{RgbImage, RgbaImage};
+use std::collections::BTreeMap;
+
+/// How far (in template pixels) crops are shifted to line them up with each other.
+const REACH: usize = 4;
+
+/// The index corner of the card whose located box is `rect`, at template size with `REACH` pixels
+/// of margin on every side.
+fn corner(
+    frame: &RgbaImage,
+    e: &Edges,
+    located: &Located,
+    rect: crate::table::layout::Rect,
+    strip: f32,
+    profile: &Profile,
+) -> Vec<f32> {
+    let w = located.card_w;
+    let (x, y, _) = snap_corner(e, rect, strip, w);
+    let [bx, by, bw, bh] = profile.index_box;
+    let (px, py) = (bw * w / TEMPLATE_W as f32, bh * w / TEMPLATE_H as f32);
+    let r = REACH as f32;
+    sample(
+        frame,
+        x + bx * w - r * px,
+        y + by * w - r * py,
+        (TEMPLATE_W as usize + 2 * REACH) as f32 * px,
+        (TEMPLATE_H as usize + 2 * REACH) as f32 * py,
+        TEMPLATE_W as usize + 2 * REACH,
+        TEMPLATE_H as usize + 2 * REACH,
+    )
+    .rgb
+}
+
+/// The template-sized window of a margin crop at offset (ox, oy).
+fn window(crop: &[f32], ox: usize, oy: usize) -> Vec<f32> {
+    let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+    let stride = tw + 2 * REACH;
+    let mut out = Vec::with_capacity(tw * th * 3);
+    for j in 0..th {
+        let start = ((j + oy) * stride + ox) * 3;
+        out.extend_from_slice(&crop[start..start + tw * 3]);
+    }
+    out
+}
+
+fn centred(v: &[f32]) -> Vec<f32> {
+    let n = v.len() / 3;
+    let mut mean = [0.0f32; 3];
+    for (i, x) in v.iter().enumerate() {
+        mean[i % 3] += x / n as f32;
+    }
+    let out: Vec<f32> = v.iter().enumerate().map(|(i, x)| x - mean[i % 3]).collect();
+    let norm = out.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
+    out.into_iter().map(|x| x / norm).collect()
+}
+
+/// The crop's window that lines up best with `reference` (what all index corners share).
+fn registered(crop: &[f32], reference: &[f32]) -> Vec<f32> {
+    let mut best = (f32::MIN, REACH, REACH);
+    for oy in 0..=2 * REACH {
+        for ox in 0..=2 * REACH {
+            let v = centred(&window(crop, ox, oy));
+            let s: f32 = v.iter().zip(reference).map(|(a, b)| a * b).sum();
+            if s > best.0 {
+                best = (s, ox, oy);
+            }
+        }
+    }
+    window(crop, best.1, best.2)
+}
+
+/// Builds a template set from `frames` (the fresh table, then after each draw) of the deal `deck`.
+pub fn calibrate(
+    frames: &[RgbaImage],
+    deck: &Deck,
+    profile: &Profile,
+    name: &str,
+) -> Result<Templates, String> {
+    if frames.len() != 25 {
+        return Err(format!(
+            "calibration needs 25 frames (the fresh table and one after each of 24 draws), got {}",
+            frames.len()
+        ));
+    }
+    let cards = deck.cards();
+    let first_edges = Edges::new(&frames[0]);
+    let located =
+        locate(&frames[0], &first_edges, profile, None).map_err(|e| format!("frame 00: {e}"))?;
+    let aspect = located.card_h / located.card_w;
+    let strip = profile.row_step * located.card_w;
+    let mut crops: Vec<(Card, Vec<f32>)> = Vec::new();
+    for p in Position::all() {
+        let v = corner(
+            &frames[0],
+            &first_edges,
+            &located,
+            located.slots[p.index()],
+            strip,
+            profile,
+        );
+        crops.push((cards[p.index()], v));
+    }
+    for (k, frame) in frames.iter().enumerate().skip(1) {
+        if frame.dimensions() != frames[0].dimensions() {
+            return Err(format!("frame {k:02} is {}x{}, frame 00 is {}x{}: all frames must come from one window size", frame.width(), frame.height(), frames[0].width(), frames[0].height()));
+        }
+        let e = Edges::new(frame);
+        let here = locate(frame, &e, profile, Some(aspect))
+            .map_err(|err| format!("frame {k:02}: {err}"))?;
+        // After k draws the waste's top card is the k-th stock card.
+        let v = corner(frame, &e, &here, here.waste, 0.9 * here.card_h, profile);
+        crops.push((cards[28 + k - 1], v));
+    }
+    // Line every crop up with what the pyramid's corners share, twice (the second time against
+    // the mean of the lined-up crops).
+    let mut reference = vec![0.0f32; (TEMPLATE_W * TEMPLATE_H * 3) as usize];
+    for (_, crop) in crops.iter().take(28) {
+        for (r, v) in reference
+            .iter_mut()
+            .zip(centred(&window(crop, REACH, REACH)))
+        {
+            *r += v;
+        }
+    }
+    let mut aligned: Vec<(Card, Vec<f32>)> = Vec::new();
+    for _ in 0..2 {
+        let reference_n = centred(&reference);
+        aligned = crops
+            .iter()
+            .map(|(c, crop)| (*c, registered(crop, &reference_n)))
+            .collect();
+        reference = vec![0.0; reference.len()];
+        for (_, v) in &aligned {
+            for (r, x) in reference.iter_mut().zip(centred(v)) {
+                *r += x;
+            }
+        }
+    }
+    let mut sums: Vec<(Vec<f32>, u32)> =
+        vec![(vec![0.0; (TEMPLATE_W * TEMPLATE_H * 3) as usize], 0); 52];
+    for (card, values) in aligned {
+        let (acc, n) = &mut sums[card.index()];
+        for (a, v) in acc.iter_mut().zip(values) {
+            *a += v;
+        }
+        *n += 1;
+    }
+    let mut images = Vec::with_capacity(52);
+    let mut files = BTreeMap::new();
+    for card in Card::all() {
+        let (acc, n) = &sums[card.index()];
+        if *n == 0 {
+            return Err(format!("card {card} was never seen in the frames"));
+        }
+        let raw: Vec<u8> = acc
+            .iter()
+            .map(|v| (v / *n as f32).round().clamp(0.0, 255.0) as u8)
+            .collect();
+        images.push(RgbImage::from_raw(TEMPLATE_W, TEMPLATE_H, raw).expect("template size"));
+        files.insert(card.to_string(), format!("{card}.png"));
+    }
+    Ok(Templates {
+        manifest: Manifest {
+            name: name.to_string(),
+            format: 1,
+            size: [TEMPLATE_W, TEMPLATE_H],
+            profile: profile.name.clone(),
+            aspect,
+            card_width: located.card_w,
+            index_box: profile.index_box,
+            cards: files,
+        },
+        images,
+    })
+}

@@ -1,0 +1,671 @@
+//! Reads every visible card of a located table: cuts out each card's index corner at the template
+//! size, compares it with the 52 templates by normalised correlation, and uses the full deck (no card
+//! twice) to settle near-ties. Anything under the confidence margin is reported as unknown with its
+//! slot; nothing is guessed.
+
+use crate::cards::Card;
+use crate::pyramid::position::{Position, PYRAMID_SIZE};
+use crate::table::layout::Rect;
+use crate::vision::edges::Edges;
+use crate::vision::locate::Located;
+use crate::vision::templates::{Templates, TEMPLATE_H, TEMPLATE_W};
+use image::RgbaImage;
+
+/// Lowest correlation accepted for a card.
+pub const MIN_SCORE: f32 = 0.80;
+/// Lowest lead of the chosen card over every close runner-up, judged where their templates differ
+/// (−1 to 1).
+pub const MIN_MARGIN: f32 = 0.15;
+
+/// What one place of the table shows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Seen {
+    Empty,
+    Card(Card, f32),
+    /// Something is there but no card matches well enough; the confidence it got.
+    Unknown(f32),
+}
+
+impl Seen {
+    pub fn card(&self) -> Option<Card> {
+        match self {
+            Seen::Card(c, _) => Some(*c),
+            _ => None,
+        }
+    }
+}
+
+/// A board as read from a frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
+    pub pyramid: [Seen; PYRAMID_SIZE],
+    /// Whether the stock has cards (its top card lies face up on it).
+    pub stock_present: bool,
+    pub stock_top: Seen,
+    pub waste: Seen,
+}
+
+impl Board {
+    /// The lowest confidence among the cards read (1.0 when none).
+    pub fn confidence_min(&self) -> f32 {
+        self.seen()
+            .filter_map(|s| match s {
+                Seen::Card(_, c) | Seen::Unknown(c) => Some(c),
+                Seen::Empty => None,
+            })
+            .fold(1.0, f32::min)
+    }
+
+    fn seen(&self) -> impl Iterator<Item = Seen> + '_ {
+        self.pyramid
+            .iter()
+            .copied()
+            .chain([self.stock_top, self.waste])
+    }
+
+    /// Places read as unknown, by name (`pyramid:12`, `stock`, `waste`).
+    pub fn unknowns(&self) -> Vec<String> {
+        let mut out: Vec<String> = (0..PYRAMID_SIZE)
+            .filter(|&i| matches!(self.pyramid[i], Seen::Unknown(_)))
+            .map(|i| format!("pyramid:{i}"))
+            .collect();
+        if matches!(self.stock_top, Seen::Unknown(_)) {
+            out.push("stock".into());
+        }
+        if matches!(self.waste, Seen::Unknown(_)) {
+            out.push("waste".into());
+        }
+        out
+    }
+
+    /// How many places show something (a card or an unknown).
+    pub fn shown(&self) -> usize {
+        self.seen().filter(|s| *s != Seen::Empty).count()
+    }
+}
+
+/// A patch of RGB values, `w`×`h`, sampled from a frame.
+pub struct Patch {
+    pub w: usize,
+    pub h: usize,
+    pub rgb: Vec<f32>,
+}
+
+/// Samples the frame region (x, y, width, height) into `out_w`×`out_h` pixels: each the mean of the
+/// frame pixels under it, or bilinear between frame pixels when it is smaller than one.
+pub fn sample(
+    frame: &RgbaImage,
+    x: f32,
+    y: f32,
+    width: f32,
+    height: f32,
+    out_w: usize,
+    out_h: usize,
+) -> Patch {
+    let (fw, fh) = (frame.width() as i32, frame.height() as i32);
+    let (sx, sy) = (width / out_w as f32, height / out_h as f32);
+    let px = |xx: i32, yy: i32| {
+        frame
+            .get_pixel(xx.clamp(0, fw - 1) as u32, yy.clamp(0, fh - 1) as u32)
+            .0
+    };
+    let mut rgb = Vec::with_capacity(out_w * out_h * 3);
+    if sx < 1.0 || sy < 1.0 {
+        for j in 0..out_h {
+            let cy = y + (j as f32 + 0.5) * sy - 0.5;
+            let (y0, fy) = (cy.floor() as i32, cy - cy.floor());
+            for i in 0..out_w {
+                let cx = x + (i as f32 + 0.5) * sx - 0.5;
+                let (x0, fx) = (cx.floor() as i32, cx - cx.floor());
+                let (a, b, c, d) = (
+                    px(x0, y0),
+                    px(x0 + 1, y0),
+                    px(x0, y0 + 1),
+                    px(x0 + 1, y0 + 1),
+                );
+                for ch in 0..3 {
+                    let top = a[ch] as f32 * (1.0 - fx) + b[ch] as f32 * fx;
+                    let bottom = c[ch] as f32 * (1.0 - fx) + d[ch] as f32 * fx;
+                    rgb.push(top * (1.0 - fy) + bottom * fy);
+                }
+            }
+        }
+        return Patch {
+            w: out_w,
+            h: out_h,
+            rgb,
+        };
+    }
+    for j in 0..out_h {
+        let y0 = (y + j as f32 * sy).floor() as i32;
+        let y1 = ((y + (j + 1) as f32 * sy).floor() as i32).max(y0 + 1);
+        for i in 0..out_w {
+            let x0 = (x + i as f32 * sx).floor() as i32;
+            let x1 = ((x + (i + 1) as f32 * sx).floor() as i32).max(x0 + 1);
+            let mut acc = [0u32; 3];
+            let mut n = 0u32;
+            for yy in y0..y1 {
+                for xx in x0..x1 {
+                    let p = px(xx, yy);
+                    acc[0] += p[0] as u32;
+                    acc[1] += p[1] as u32;
+                    acc[2] += p[2] as u32;
+                    n += 1;
+                }
+            }
+            for a in acc {
+                rgb.push(a as f32 / n as f32);
+            }
+        }
+    }
+    Patch {
+        w: out_w,
+        h: out_h,
+        rgb,
+    }
+}
+
+/// An RGB image of floats blurred to what a card `factor` times smaller would show: shrunk by
+/// `factor` (block means) and enlarged back (bilinear).
+fn degrade(values: &[f32], w: usize, h: usize, factor: f32) -> Vec<f32> {
+    let (sw, sh) = (
+        ((w as f32 / factor).round() as usize).max(2),
+        ((h as f32 / factor).round() as usize).max(2),
+    );
+    let at = |x: usize, y: usize, c: usize| values[(y.min(h - 1) * w + x.min(w - 1)) * 3 + c];
+    let mut small = vec![0.0f32; sw * sh * 3];
+    for j in 0..sh {
+        let (y0, y1) = (j * h / sh, ((j + 1) * h / sh).max(j * h / sh + 1));
+        for i in 0..sw {
+            let (x0, x1) = (i * w / sw, ((i + 1) * w / sw).max(i * w / sw + 1));
+            for c in 0..3 {
+                let mut acc = 0.0;
+                for y in y0..y1 {
+                    for x in x0..x1 {
+                        acc += at(x, y, c);
+                    }
+                }
+                small[(j * sw + i) * 3 + c] = acc / ((y1 - y0) * (x1 - x0)) as f32;
+            }
+        }
+    }
+    let sat = |x: i32, y: i32, c: usize| {
+        small[((y.clamp(0, sh as i32 - 1) as usize) * sw + x.clamp(0, sw as i32 - 1) as usize) * 3
+            + c]
+    };
+    let mut out = Vec::with_capacity(values.len());
+    for j in 0..h {
+        let cy = (j as f32 + 0.5) * sh as f32 / h as f32 - 0.5;
+        let (y0, fy) = (cy.floor() as i32, cy - cy.floor());
+        for i in 0..w {
+            let cx = (i as f32 + 0.5) * sw as f32 / w as f32 - 0.5;
+            let (x0, fx) = (cx.floor() as i32, cx - cx.floor());
+            for c in 0..3 {
+                let top = sat(x0, y0, c) * (1.0 - fx) + sat(x0 + 1, y0, c) * fx;
+                let bottom = sat(x0, y0 + 1, c) * (1.0 - fx) + sat(x0 + 1, y0 + 1, c) * fx;
+                out.push(top * (1.0 - fy) + bottom * fy);
+            }
+        }
+    }
+    out
+}
+
+/// A [1 2 1]×[1 2 1] blur of an RGB float image, so that matching forgives sub-pixel shifts.
+fn soften(values: &[f32], w: usize, h: usize) -> Vec<f32> {
+    let at = |x: isize, y: isize, c: usize| {
+        let x = x.clamp(0, w as isize - 1) as usize;
+        let y = y.clamp(0, h as isize - 1) as usize;
+        values[(y * w + x) * 3 + c]
+    };
+    let mut out = Vec::with_capacity(values.len());
+    for y in 0..h as isize {
+        for x in 0..w as isize {
+            for c in 0..3 {
+                let mut acc = 0.0;
+                for (dy, wy) in [(-1, 1.0), (0, 2.0), (1, 1.0)] {
+                    for (dx, wx) in [(-1, 1.0), (0, 2.0), (1, 1.0)] {
+                        acc += at(x + dx, y + dy, c) * wy * wx;
+                    }
+                }
+                out.push(acc / 16.0);
+            }
+        }
+    }
+    out
+}
+
+/// Zero mean per channel, unit length overall; None for a flat patch.
+fn normalised(values: &[f32]) -> Option<Vec<f32>> {
+    let n = values.len() / 3;
+    let mut mean = [0.0f32; 3];
+    for (i, v) in values.iter().enumerate() {
+        mean[i % 3] += v;
+    }
+    for m in &mut mean {
+        *m /= n as f32;
+    }
+    let mut out: Vec<f32> = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| v - mean[i % 3])
+        .collect();
+    let norm = out.iter().map(|v| v * v).sum::<f32>().sqrt();
+    if norm < 1e-3 * (n as f32).sqrt() * 4.0 {
+        return None;
+    }
+    for v in &mut out {
+        *v /= norm;
+    }
+    Some(out)
+}
+
+fn mean_of(vectors: &[Vec<f32>]) -> Vec<f32> {
+    let mut mean = vec![0.0f32; vectors[0].len()];
+    for v in vectors {
+        for (m, x) in mean.iter_mut().zip(v) {
+            *m += x;
+        }
+    }
+    normalised(&mean).unwrap_or(mean)
+}
+
+/// Templates prepared for matching: normalised vectors.
+pub struct Matcher {
+    raw: Vec<Vec<f32>>,
+    vectors: Vec<Vec<f32>>,
+    /// The normalised mean of all templates: what every index corner shares (card edge, layout).
+    mean: Vec<f32>,
+    pub index_box: [f32; 4],
+    pub aspect: f32,
+    /// Card width the templates were made at, and the width they are prepared for now.
+    calibrated_width: f32,
+    prepared_width: f32,
+}
+
+impl Matcher {
+    pub fn new(templates: &Templates) -> Matcher {
+        let raw: Vec<Vec<f32>> = templates
+            .images
+            .iter()
+            .map(|img| img.as_raw().iter().map(|&v| v as f32).collect())
+            .collect();
+        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        let vectors: Vec<Vec<f32>> = raw
+            .iter()
+            .map(|values| {
+                normalised(&soften(values, tw, th)).unwrap_or_else(|| vec![0.0; values.len()])
+            })
+            .collect();
+        let mean = mean_of(&vectors);
+        Matcher {
+            raw,
+            mean,
+            vectors,
+            index_box: templates.manifest.index_box,
+            aspect: templates.manifest.aspect,
+            calibrated_width: templates.manifest.card_width,
+            prepared_width: templates.manifest.card_width,
+        }
+    }
+
+    /// Prepares the templates for cards `card_w` pixels wide: for cards smaller than at
+    /// calibration, blurred to the detail such cards can show.
+    pub fn prepare(&mut self, card_w: f32) {
+        let target = card_w.min(self.calibrated_width);
+        if (target - self.prepared_width).abs() < 0.03 * self.calibrated_width {
+            return;
+        }
+        let factor = self.calibrated_width / target;
+        let (w, h) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        self.vectors = self
+            .raw
+            .iter()
+            .map(|values| {
+                let v = if factor > 1.05 {
+                    degrade(values, w, h, factor)
+                } else {
+                    values.clone()
+                };
+                normalised(&soften(&v, w, h)).unwrap_or_else(|| vec![0.0; v.len()])
+            })
+            .collect();
+        self.mean = mean_of(&self.vectors);
+        self.prepared_width = target;
+    }
+
+    /// Looks at the index corner of a card whose top-left is (x, y): correlation with every
+    /// template, each at its best offset of up to one template pixel.
+    pub fn look(&self, frame: &RgbaImage, x: f32, y: f32, card_w: f32) -> Look {
+        const REACH: usize = 6;
+        const SPREAD: usize = 3;
+        let [bx, by, bw, bh] = self.index_box;
+        let px = bw * card_w / TEMPLATE_W as f32;
+        let py = bh * card_w / TEMPLATE_H as f32;
+        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        let r = REACH as f32;
+        let patch = sample(
+            frame,
+            x + bx * card_w - r * px,
+            y + by * card_w - r * py,
+            (tw + 2 * REACH) as f32 * px,
+            (th + 2 * REACH) as f32 * py,
+            tw + 2 * REACH,
+            th + 2 * REACH,
+        );
+        let view_at = |ox: usize, oy: usize| {
+            let mut values = Vec::with_capacity(tw * th * 3);
+            for j in 0..th {
+                let start = ((j + oy) * patch.w + ox) * 3;
+                values.extend_from_slice(&patch.rgb[start..start + tw * 3]);
+            }
+            normalised(&soften(&values, tw, th))
+        };
+        // Where the corner sits: the offset that best fits what all cards share.
+        let mut anchor = (f32::MIN, REACH, REACH);
+        for oy in 0..=2 * REACH {
+            for ox in 0..=2 * REACH {
+                if let Some(v) = view_at(ox, oy) {
+                    let s: f32 = v.iter().zip(&self.mean).map(|(a, b)| a * b).sum();
+                    if s > anchor.0 {
+                        anchor = (s, ox, oy);
+                    }
+                }
+            }
+        }
+        // Templates were lined up by the same shared features, give or take a few pixels.
+        let clamp = |a: usize| a.clamp(SPREAD, 2 * REACH - SPREAD);
+        let (ax, ay) = (clamp(anchor.1), clamp(anchor.2));
+        let mut views = Vec::with_capacity((2 * SPREAD + 1).pow(2));
+        let mut best = vec![(f32::MIN, 0usize); 52];
+        for oy in ay - SPREAD..=ay + SPREAD {
+            for ox in ax - SPREAD..=ax + SPREAD {
+                let view = view_at(ox, oy);
+                if let Some(v) = &view {
+                    for (k, t) in self.vectors.iter().enumerate() {
+                        let s: f32 = v.iter().zip(t).map(|(a, b)| a * b).sum();
+                        if s > best[k].0 {
+                            best[k] = (s, views.len());
+                        }
+                    }
+                }
+                views.push(view);
+            }
+        }
+        Look { views, best }
+    }
+
+    /// How clearly the corner looks like card `a` rather than card `b`, judged only where their
+    /// templates differ, each template against the view it lines up with best: +1 exactly `a`,
+    /// −1 exactly `b`.
+    pub fn duel(&self, look: &Look, a: usize, b: usize) -> f32 {
+        let (Some(va), Some(vb)) = (
+            look.views[look.best[a].1].as_ref(),
+            look.views[look.best[b].1].as_ref(),
+        ) else {
+            return 0.0;
+        };
+        let (ta, tb) = (&self.vectors[a], &self.vectors[b]);
+        let diffs: Vec<f32> = ta.iter().zip(tb).map(|(x, y)| (x - y).abs()).collect();
+        let cut = diffs.iter().cloned().fold(0.0, f32::max) * 0.35;
+        let (mut da, mut db, mut dab) = (0.0, 0.0, 0.0);
+        for i in 0..ta.len() {
+            if diffs[i] >= cut {
+                da += (va[i] - ta[i]).powi(2);
+                db += (vb[i] - tb[i]).powi(2);
+                dab += (ta[i] - tb[i]).powi(2);
+            }
+        }
+        if dab <= 0.0 {
+            return 0.0;
+        }
+        ((db - da) / dab).clamp(-1.0, 1.0)
+    }
+}
+
+impl Matcher {
+    /// Correlation of the look's view `view` with template `k`.
+    pub fn ncc(&self, look: &Look, view: usize, k: usize) -> f32 {
+        look.views[view].as_ref().map_or(0.0, |v| {
+            v.iter().zip(&self.vectors[k]).map(|(a, b)| a * b).sum()
+        })
+    }
+
+    /// The prepared template of card index `k` and the look's view at `view`, as RGB images
+    /// (normalised values stretched to 0..255), for diagnosing reads.
+    pub fn debug_images(
+        &self,
+        look: &Look,
+        view: usize,
+        k: usize,
+    ) -> (image::RgbImage, Option<image::RgbImage>) {
+        let to_img = |v: &[f32]| {
+            let (lo, hi) = v
+                .iter()
+                .fold((f32::MAX, f32::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+            let raw: Vec<u8> = v
+                .iter()
+                .map(|x| ((x - lo) / (hi - lo).max(1e-6) * 255.0) as u8)
+                .collect();
+            image::RgbImage::from_raw(TEMPLATE_W, TEMPLATE_H, raw).expect("size")
+        };
+        (
+            to_img(&self.vectors[k]),
+            look.views[view].as_ref().map(|v| to_img(v)),
+        )
+    }
+}
+
+/// What a card's index corner looked like against the templates.
+pub struct Look {
+    views: Vec<Option<Vec<f32>>>,
+    /// Per template: (best correlation, the view it came from).
+    pub best: Vec<(f32, usize)>,
+}
+
+impl Look {
+    /// Template indices by correlation, best first.
+    pub fn ranked(&self) -> Vec<(f32, usize)> {
+        let mut r: Vec<(f32, usize)> = self
+            .best
+            .iter()
+            .enumerate()
+            .map(|(k, b)| (b.0, k))
+            .collect();
+        r.sort_by(|a, b| b.0.total_cmp(&a.0));
+        r
+    }
+}
+
+/// The card a look shows among the cards still free: the correlation leader, challenged by every
+/// close runner-up where their templates differ. Returns (card index, correlation, duel margin).
+pub fn decide(matcher: &Matcher, look: &Look, free: &[bool; 52]) -> Option<(usize, f32, f32)> {
+    let ranked: Vec<(f32, usize)> = look
+        .ranked()
+        .into_iter()
+        .filter(|&(_, k)| free[k])
+        .collect();
+    let &(s1, _) = ranked.first()?;
+    let close: Vec<usize> = ranked
+        .iter()
+        .take_while(|&&(s, _)| s >= s1 - 0.15)
+        .take(6)
+        .map(|&(_, k)| k)
+        .collect();
+    let mut champion = close[0];
+    for &k in &close[1..] {
+        if matcher.duel(look, k, champion) > 0.0 {
+            champion = k;
+        }
+    }
+    let margin = close
+        .iter()
+        .filter(|&&k| k != champion)
+        .map(|&k| matcher.duel(look, champion, k))
+        .fold(1.0, f32::min);
+    Some((champion, look.best[champion].0, margin))
+}
+
+/// Share of felt-like pixels in a rectangle (sampled).
+fn felt_share(frame: &RgbaImage, r: Rect) -> f32 {
+    let (mut n, mut felt) = (0u32, 0u32);
+    let step = (r.w / 12).max(1);
+    let mut y = r.y + r.h / 10;
+    while y < r.y + r.h * 9 / 10 {
+        let mut x = r.x + r.w / 10;
+        while x < r.x + r.w * 9 / 10 {
+            if x >= 0 && y >= 0 && (x as u32) < frame.width() && (y as u32) < frame.height() {
+                n += 1;
+                let [rr, g, b, _] = frame.get_pixel(x as u32, y as u32).0;
+                if g > 40 && g as i32 - rr.max(b) as i32 > 20 {
+                    felt += 1;
+                }
+            }
+            x += step;
+        }
+        y += step;
+    }
+    if n == 0 {
+        1.0
+    } else {
+        felt as f32 / n as f32
+    }
+}
+
+/// The exact top-left corner of the card in `slot`: the strongest top and left edges within a few
+/// percent of the located position, and their mean contrast.
+pub fn snap_corner(e: &Edges, slot: Rect, strip: f32, card_w: f32) -> (f32, f32, f32) {
+    snap_corner_within(
+        e,
+        slot,
+        strip,
+        card_w,
+        -(0.05 * card_w).round().max(2.0) as i32,
+    )
+}
+
+/// As `snap_corner`, searching offsets from `from` (negative: up and left) to 5 % of the width.
+fn snap_corner_within(
+    e: &Edges,
+    slot: Rect,
+    strip: f32,
+    card_w: f32,
+    from: i32,
+) -> (f32, f32, f32) {
+    let m = (0.05 * card_w).round().max(2.0) as i32;
+    let (w, s) = (card_w, strip);
+    let mut best = (f32::MIN, slot.x as f32, slot.y as f32);
+    for dy in from..=m {
+        for dx in from..=m {
+            let (x, y) = (slot.x + dx, slot.y + dy);
+            let top =
+                e.h_segment(y, x + (0.15 * w) as i32, x + (0.85 * w) as i32) as f32 / (0.7 * w);
+            let left =
+                e.v_segment(x, y + (0.15 * s) as i32, y + (0.85 * s) as i32) as f32 / (0.7 * s);
+            let score = top + left;
+            if score > best.0 {
+                best = (score, x as f32, y as f32);
+            }
+        }
+    }
+    (best.1, best.2, best.0 / 2.0)
+}
+
+/// Share of the columns along a card's top edge at (x, y) where the picture changes sharply within a
+/// row of it: nearly all for a card lying there, few for an empty slot over the cards behind.
+fn top_edge_continuity(e: &Edges, x: i32, y: i32, w: f32) -> f32 {
+    let (x0, x1) = (x + (0.1 * w) as i32, x + (0.9 * w) as i32);
+    let mut hits = 0;
+    for xx in x0..x1 {
+        let sharp =
+            (y - 2..=y + 2).any(|yy| e.grey_at(xx, yy).abs_diff(e.grey_at(xx, yy - 1)) > 15);
+        if sharp {
+            hits += 1;
+        }
+    }
+    hits as f32 / (x1 - x0).max(1) as f32
+}
+
+/// Reads the board of a located frame.
+pub fn read_board(
+    frame: &RgbaImage,
+    e: &Edges,
+    located: &Located,
+    matcher: &Matcher,
+    row_step: f32,
+) -> Board {
+    let w = located.card_w;
+    let strip = row_step * w;
+    let mut places: Vec<(Rect, bool)> = located.slots.iter().map(|r| (*r, true)).collect();
+    places.push((located.stock, false));
+    places.push((located.waste, false));
+    let mut looks: Vec<Option<Look>> = Vec::with_capacity(places.len());
+    let mut edge_strength = Vec::with_capacity(places.len());
+    for &(rect, in_pyramid) in &places {
+        let depth = if in_pyramid {
+            strip
+        } else {
+            0.9 * located.card_h
+        };
+        // The stock's top card lies over backs that peek out up and to the left.
+        let from = if in_pyramid {
+            -(0.05 * w).round().max(2.0) as i32
+        } else {
+            -1
+        };
+        let (x, y, _) = snap_corner_within(e, rect, depth, w, from);
+        edge_strength.push(top_edge_continuity(e, x as i32, y as i32, w));
+        let look_at = if in_pyramid {
+            Rect::new(rect.x, rect.y, rect.w, strip as i32)
+        } else {
+            rect
+        };
+        let felt = felt_share(frame, look_at);
+        if (!in_pyramid && felt > 0.6) || (in_pyramid && felt > 0.5) {
+            looks.push(None);
+        } else {
+            looks.push(Some(matcher.look(frame, x, y, w)));
+        }
+    }
+    // Settle cards best match first; a card is used once (the full deck).
+    let mut order: Vec<usize> = (0..places.len()).filter(|&i| looks[i].is_some()).collect();
+    let lead = |i: usize| looks[i].as_ref().map_or(0.0, |l| l.ranked()[0].0);
+    order.sort_by(|&a, &b| lead(b).total_cmp(&lead(a)));
+    let mut free = [true; 52];
+    let mut seen = vec![Seen::Empty; places.len()];
+    for i in order {
+        let look = looks[i].as_ref().expect("a look");
+        let Some((k, score, margin)) = decide(matcher, look, &free) else {
+            seen[i] = Seen::Unknown(0.0);
+            continue;
+        };
+        let confidence = score.min(0.5 + margin / 2.0).clamp(0.0, 1.0);
+        if score >= MIN_SCORE && margin >= MIN_MARGIN {
+            free[k] = false;
+            seen[i] = Seen::Card(Card::from_index(k), confidence);
+        } else if places[i].1 && score < MIN_SCORE && edge_strength[i] < 0.5 {
+            // Weak edges and nothing like a card: an empty slot over the cards behind it.
+            seen[i] = Seen::Empty;
+        } else {
+            seen[i] = Seen::Unknown(confidence);
+        }
+    }
+    // A card lies on the two it covers: those cannot be gone.
+    for p in Position::all() {
+        if seen[p.index()] == Seen::Empty {
+            if let Some(kids) = p.covered_by() {
+                if kids.iter().any(|k| seen[k.index()] != Seen::Empty) {
+                    seen[p.index()] = Seen::Unknown(0.0);
+                }
+            }
+        }
+    }
+    let mut pyramid = [Seen::Empty; PYRAMID_SIZE];
+    pyramid.copy_from_slice(&seen[..PYRAMID_SIZE]);
+    let stock_top = seen[PYRAMID_SIZE];
+    Board {
+        pyramid,
+        stock_present: stock_top != Seen::Empty,
+        stock_top,
+        waste: seen[PYRAMID_SIZE + 1],
+    }
+}

@@ -1,0 +1,154 @@
+//! Card template sets on disk (`templates/NAME/`): one small PNG per card of its index corner, scaled
+//! to a fixed size so that it matches at every window size and display scale, and a JSON manifest.
+//! Loading checks everything and names what is missing or damaged.
+
+use crate::cards::Card;
+use image::RgbImage;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Width and height of every template, in pixels.
+pub const TEMPLATE_W: u32 = 36;
+pub const TEMPLATE_H: u32 = 45;
+
+/// The manifest file's name inside a template set's folder.
+pub const MANIFEST: &str = "manifest.json";
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Manifest {
+    pub name: String,
+    pub format: u32,
+    /// Template size in pixels.
+    pub size: [u32; 2],
+    /// The layout profile the set was made with.
+    pub profile: String,
+    /// Height over width of the cards.
+    pub aspect: f32,
+    /// Card width in pixels in the calibration frames.
+    pub card_width: f32,
+    /// The index corner, in card widths from the top-left: x, y, width, height.
+    pub index_box: [f32; 4],
+    /// Card (like "Th") → PNG file name.
+    pub cards: BTreeMap<String, String>,
+}
+
+/// A loaded template set.
+#[derive(Clone, Debug)]
+pub struct Templates {
+    pub manifest: Manifest,
+    /// The 52 templates by `Card::index`: RGB values, row by row.
+    pub images: Vec<RgbImage>,
+}
+
+impl Templates {
+    /// Where `NAME` or a path points: an existing folder, else `templates/NAME`.
+    pub fn resolve(spec: &str) -> PathBuf {
+        let direct = PathBuf::from(spec);
+        if direct.join(MANIFEST).is_file() || spec.contains('/') {
+            direct
+        } else {
+            Path::new("templates").join(spec)
+        }
+    }
+
+    /// Loads and checks a template set.
+    pub fn load(spec: &str) -> Result<Templates, String> {
+        let dir = Templates::resolve(spec);
+        let shown = dir.display();
+        let text = std::fs::read_to_string(dir.join(MANIFEST)).map_err(|e| {
+            format!("template set '{spec}': cannot read {shown}/{MANIFEST}: {e} (make one with `solitaire-agent calibrate`)")
+        })?;
+        let manifest: Manifest = serde_json::from_str(&text)
+            .map_err(|e| format!("template set {shown}: {MANIFEST} is damaged: {e}"))?;
+        if manifest.format != 1 || manifest.size != [TEMPLATE_W, TEMPLATE_H] {
+            return Err(format!(
+                "template set {shown}: format {} size {:?} is not the one this program reads (1, [{TEMPLATE_W}, {TEMPLATE_H}])",
+                manifest.format, manifest.size
+            ));
+        }
+        if !(0.8..=2.5).contains(&manifest.aspect) {
+            return Err(format!(
+                "template set {shown}: card aspect {} is not plausible",
+                manifest.aspect
+            ));
+        }
+        let mut images = Vec::with_capacity(52);
+        let mut missing = Vec::new();
+        let mut damaged = Vec::new();
+        for card in Card::all() {
+            let key = card.to_string();
+            let Some(file) = manifest.cards.get(&key) else {
+                missing.push(key);
+                images.push(RgbImage::new(TEMPLATE_W, TEMPLATE_H));
+                continue;
+            };
+            match image::open(dir.join(file)) {
+                Ok(img) if img.width() == TEMPLATE_W && img.height() == TEMPLATE_H => {
+                    images.push(img.to_rgb8())
+                }
+                Ok(img) => {
+                    damaged.push(format!("{file} is {}x{}", img.width(), img.height()));
+                    images.push(RgbImage::new(TEMPLATE_W, TEMPLATE_H));
+                }
+                Err(e) => {
+                    damaged.push(format!("{file}: {e}"));
+                    images.push(RgbImage::new(TEMPLATE_W, TEMPLATE_H));
+                }
+            }
+        }
+        if !missing.is_empty() || !damaged.is_empty() {
+            let mut parts = Vec::new();
+            if !missing.is_empty() {
+                parts.push(format!("no template for {}", missing.join(" ")));
+            }
+            if !damaged.is_empty() {
+                parts.push(format!("damaged: {}", damaged.join("; ")));
+            }
+            return Err(format!(
+                "template set {shown} is incomplete: {} (calibrate again)",
+                parts.join("; ")
+            ));
+        }
+        Ok(Templates { manifest, images })
+    }
+
+    /// Writes the set to `dir` (a new folder next to it first, then renamed, so a failure leaves
+    /// any older set as it was).
+    pub fn save(&self, dir: &Path) -> Result<(), String> {
+        let parent = dir.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        let tmp = parent.join(format!(
+            ".{}.tmp{}",
+            dir.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&tmp);
+        let write = || -> Result<(), String> {
+            std::fs::create_dir_all(&tmp)
+                .map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+            for card in Card::all() {
+                let file = &self.manifest.cards[&card.to_string()];
+                self.images[card.index()]
+                    .save_with_format(tmp.join(file), image::ImageFormat::Png)
+                    .map_err(|e| format!("cannot write {file}: {e}"))?;
+            }
+            let text = serde_json::to_string_pretty(&self.manifest).expect("manifest");
+            std::fs::write(tmp.join(MANIFEST), text + "\n")
+                .map_err(|e| format!("cannot write {MANIFEST}: {e}"))?;
+            if dir.exists() {
+                std::fs::remove_dir_all(dir)
+                    .map_err(|e| format!("cannot replace {}: {e}", dir.display()))?;
+            }
+            std::fs::rename(&tmp, dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))
+        };
+        let result = write();
+        if result.is_err() {
+            let _ = std::fs::remove_dir_all(&tmp);
+        }
+        result
+    }
+}
