@@ -93,6 +93,92 @@ Undo board restarts the deal."
         #[arg(long, value_name = "FILE")]
         out: String,
     },
+    /// Play one deal to the end without the panel: in a game window, or against the practice table
+    /// in-process (--sim)
+    #[command(
+        after_help = "Prints the report: result (cleared, no_solution, stopped), reason, steps, clicks, \
+re-plans and the time spent revealing the stock, solving and playing. Exit status 0 when the deal was \
+cleared or has no solution, 3 when play stopped, 2 on bad input. Moving the mouse stops a --window game."
+    )]
+    Play {
+        /// Title of the game window (e.g. "Pyramid Practice Table")
+        #[arg(long, value_name = "TITLE", conflicts_with = "sim")]
+        window: Option<String>,
+        /// Play the practice table in-process (no display needed)
+        #[arg(long)]
+        sim: bool,
+        #[command(flatten)]
+        deal: DealArgs,
+        #[command(flatten)]
+        look: LookArgs,
+        /// Card templates made by `calibrate` (--sim calibrates on its own when none are given)
+        #[arg(long, value_name = "NAME|DIR")]
+        templates: Option<String>,
+        /// Calibrate first from the deal on screen, whose cards this deck file gives
+        #[arg(long, value_name = "FILE")]
+        calibrate_deck: Option<String>,
+        /// Layout profile: practice-table, msc, or a JSON file
+        #[arg(long, value_name = "NAME|FILE", default_value = "practice-table")]
+        profile: String,
+        /// --sim: animation time of the table
+        #[arg(long, value_name = "MS", default_value_t = 300)]
+        animation_ms: u64,
+        /// --sim: ignore this share of clicks
+        #[arg(long, value_name = "P", default_value_t = 0.0)]
+        drop_click_rate: f64,
+        /// --sim: delay each move's animation by a random A-B milliseconds
+        #[arg(long, value_name = "A-B")]
+        lag_ms: Option<String>,
+        /// --sim: seed of the injected faults
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        fault_seed: u64,
+        /// Print the report as one JSON object
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the 52 cards of a seeded deal (the deck `table --seed N` and `render --seed N` deal)
+    Deal {
+        /// The seed
+        #[arg(long, value_name = "N")]
+        seed: u64,
+    },
+    /// Read a frame of the table: every card with its identity (the board as text, or JSON)
+    #[command(
+        after_help = "Exit status 2 when the frame is not a readable board (another window, a dialog \
+over the cards, a covered window, cards in motion) or the templates are missing or damaged. \
+Cards the reader is unsure of are shown as ? with their slot; nothing is guessed."
+    )]
+    Read {
+        /// A PNG capture of the game window
+        frame: String,
+        /// Template set: a name in templates/ or a folder (made by `calibrate`)
+        #[arg(long, value_name = "NAME|DIR")]
+        templates: String,
+        /// Layout profile: practice-table, msc, or a JSON file
+        #[arg(long, value_name = "NAME|FILE", default_value = "practice-table")]
+        profile: String,
+        /// Print the JSON contract instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Learn the card pictures from frames of one known deal and save a template set
+    Calibrate {
+        /// Folder with 00.png (the fresh table) and 01.png … 24.png (after each draw)
+        #[arg(long, value_name = "DIR")]
+        frames: String,
+        /// The deal's deck file
+        #[arg(long, value_name = "FILE")]
+        deck: String,
+        /// Name of the template set (saved in templates/NAME unless --out is given)
+        #[arg(long, value_name = "NAME")]
+        name: String,
+        /// Layout profile: practice-table, msc, or a JSON file
+        #[arg(long, value_name = "NAME|FILE", default_value = "practice-table")]
+        profile: String,
+        /// Save the set in this folder instead
+        #[arg(long, value_name = "DIR")]
+        out: Option<String>,
+    },
 }
 
 /// Which deal to show.
@@ -207,6 +293,64 @@ fn main() {
             after,
             select,
             dialog,
+            out,
+        }),
+        Some(Command::Play {
+            window,
+            sim,
+            deal,
+            look,
+            templates,
+            calibrate_deck,
+            profile,
+            animation_ms,
+            drop_click_rate,
+            lag_ms,
+            fault_seed,
+            json,
+        }) => table_faults(drop_click_rate, lag_ms.as_deref(), fault_seed).and_then(|faults| {
+            cli::play::run(cli::play::PlayArgs {
+                window,
+                sim,
+                seed: deal.seed,
+                deck: deal.deck,
+                theme: look.theme,
+                size: look.size,
+                scale: look.scale,
+                templates,
+                calibrate_deck,
+                profile,
+                animation_ms,
+                faults,
+                json,
+            })
+        }),
+        Some(Command::Deal { seed }) => {
+            println!("{}", solitaire_agent::cards::Deck::shuffled(seed));
+            Ok(())
+        }
+        Some(Command::Read {
+            frame,
+            templates,
+            profile,
+            json,
+        }) => cli::vision::run_read(cli::vision::ReadArgs {
+            frame,
+            templates,
+            profile,
+            json,
+        }),
+        Some(Command::Calibrate {
+            frames,
+            deck,
+            name,
+            profile,
+            out,
+        }) => cli::vision::run_calibrate(cli::vision::CalibrateArgs {
+            frames,
+            deck,
+            name,
+            profile,
             out,
         }),
         Some(Command::Bench { files, threads: t }) => cli::bench::run(cli::bench::BenchArgs {

@@ -2,8 +2,10 @@
 
 pub mod bench;
 pub mod decks;
+pub mod play;
 pub mod solve;
 pub mod table;
+pub mod vision;
 
 /// An error that the command reports as one message and an exit status.
 #[derive(Debug)]

@@ -4,8 +4,7 @@
 use crate::cards::Suit;
 use crate::table::font;
 use resvg::tiny_skia::{
-    Color, FillRule, Paint, Path, PathBuilder, Pixmap, PixmapPaint, Rect as SkRect, Stroke,
-    Transform,
+    Color, FillRule, Paint, Path, PathBuilder, Pixmap, Rect as SkRect, Stroke, Transform,
 };
 
 /// An RGBA colour, 8 bits per channel, not premultiplied.
@@ -71,16 +70,34 @@ pub fn stroke_path(pixmap: &mut Pixmap, path: &Path, colour: Rgba, width: f32) {
     pixmap.stroke_path(path, &colour.paint(), &stroke, Transform::identity(), None);
 }
 
-/// Draws `src` onto `dst` with its top-left corner at (x, y), blending by alpha.
+/// Draws `src` onto `dst` with its top-left corner at (x, y), blending by alpha (both premultiplied).
 pub fn draw_pixmap(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32) {
-    dst.draw_pixmap(
-        x,
-        y,
-        src.as_ref(),
-        &PixmapPaint::default(),
-        Transform::identity(),
-        None,
-    );
+    let (dw, dh) = (dst.width() as i32, dst.height() as i32);
+    let (sw, sh) = (src.width() as i32, src.height() as i32);
+    let (x0, x1) = (x.max(0), (x + sw).min(dw));
+    let (y0, y1) = (y.max(0), (y + sh).min(dh));
+    if x0 >= x1 || y0 >= y1 {
+        return;
+    }
+    let sdata = src.data();
+    let ddata = dst.data_mut();
+    for yy in y0..y1 {
+        let srow = ((yy - y) * sw + (x0 - x)) as usize * 4;
+        let drow = (yy * dw + x0) as usize * 4;
+        let n = (x1 - x0) as usize * 4;
+        let (s, d) = (&sdata[srow..srow + n], &mut ddata[drow..drow + n]);
+        for (sp, dp) in s.chunks_exact(4).zip(d.chunks_exact_mut(4)) {
+            let a = sp[3] as u32;
+            if a == 255 {
+                dp.copy_from_slice(sp);
+            } else if a > 0 {
+                let inv = 255 - a;
+                for c in 0..4 {
+                    dp[c] = (sp[c] as u32 + (dp[c] as u32 * inv + 127) / 255).min(255) as u8;
+                }
+            }
+        }
+    }
 }
 
 /// Draws `text` in the pixel font with each font pixel `px` pixels wide, its top-left corner at (x, y).

@@ -559,13 +559,13 @@ fn toolbar_buttons(frame: &RgbaImage, e: &Edges) -> Buttons {
             break;
         }
     }
-    buttons.ok = dialog_ok(frame);
+    buttons.ok = dialog_ok_button(frame);
     buttons
 }
 
 /// The OK button of the practice table's Undo board dialog: the left of the two button-coloured
 /// areas in the middle of the frame, when the dialog is open.
-fn dialog_ok(frame: &RgbaImage) -> Option<(i32, i32)> {
+pub fn dialog_ok_button(frame: &RgbaImage) -> Option<(i32, i32)> {
     let (w, h) = (frame.width() as i32, frame.height() as i32);
     let is_button = |p: &image::Rgba<u8>| {
         p.0[0].abs_diff(200) <= 6 && p.0[1].abs_diff(214) <= 6 && p.0[2].abs_diff(204) <= 6

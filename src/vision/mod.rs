@@ -5,6 +5,7 @@ pub mod calibrate;
 pub mod edges;
 pub mod locate;
 pub mod profile;
+pub mod reader;
 pub mod recognize;
 pub mod templates;
 

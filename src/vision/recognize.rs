@@ -593,6 +593,37 @@ pub fn read_board(
     matcher: &Matcher,
     row_step: f32,
 ) -> Board {
+    read_board_reusing(frame, e, located, matcher, row_step, &[None; PLACES])
+}
+
+/// Places read on a board: the 28 pyramid slots, the stock, the waste.
+pub const PLACES: usize = PYRAMID_SIZE + 2;
+
+/// The regions whose pixels decide what each place shows (the visible strip of a pyramid slot,
+/// the whole pile), for telling which places changed between frames.
+pub fn place_regions(located: &Located, row_step: f32) -> Vec<Rect> {
+    let strip = (row_step * located.card_w) as i32;
+    let mut out: Vec<Rect> = located
+        .slots
+        .iter()
+        .map(|r| Rect::new(r.x, r.y, r.w, strip))
+        .collect();
+    let d = (located.card_w / 10.0) as i32;
+    for r in [located.stock, located.waste] {
+        out.push(Rect::new(r.x - d, r.y - d, r.w + d, r.h + d));
+    }
+    out
+}
+
+/// As `read_board`, keeping what `reuse` says for the places that did not change.
+pub fn read_board_reusing(
+    frame: &RgbaImage,
+    e: &Edges,
+    located: &Located,
+    matcher: &Matcher,
+    row_step: f32,
+    reuse: &[Option<Seen>; PLACES],
+) -> Board {
     let w = located.card_w;
     let strip = row_step * w;
     let mut places: Vec<(Rect, bool)> = located.slots.iter().map(|r| (*r, true)).collect();
@@ -600,7 +631,12 @@ pub fn read_board(
     places.push((located.waste, false));
     let mut looks: Vec<Option<Look>> = Vec::with_capacity(places.len());
     let mut edge_strength = Vec::with_capacity(places.len());
-    for &(rect, in_pyramid) in &places {
+    for (i, &(rect, in_pyramid)) in places.iter().enumerate() {
+        if reuse[i].is_some() {
+            looks.push(None);
+            edge_strength.push(0.0);
+            continue;
+        }
         let depth = if in_pyramid {
             strip
         } else {
@@ -632,6 +668,14 @@ pub fn read_board(
     order.sort_by(|&a, &b| lead(b).total_cmp(&lead(a)));
     let mut free = [true; 52];
     let mut seen = vec![Seen::Empty; places.len()];
+    for (i, r) in reuse.iter().enumerate() {
+        if let Some(kept) = r {
+            seen[i] = *kept;
+            if let Seen::Card(c, _) = kept {
+                free[c.index()] = false;
+            }
+        }
+    }
     for i in order {
         let look = looks[i].as_ref().expect("a look");
         let Some((k, score, margin)) = decide(matcher, look, &free) else {

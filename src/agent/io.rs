@@ -1,0 +1,40 @@
+//! What the agent needs from the outside world, as small traits: a screen to capture the game from,
+//! a pointer to click with (in frame pixels) and a clock. `sim` implements them with the practice
+//! table in-process; `desktop` with a real window (xcap and enigo).
+
+use image::RgbaImage;
+
+/// The game's picture.
+pub trait Screen {
+    /// A capture of the game window's client area.
+    fn capture(&mut self) -> Result<RgbaImage, String>;
+}
+
+/// Clicks in the game window, at frame pixel coordinates.
+pub trait Pointer {
+    /// Clicks at (x, y) of the frame. Implementations refuse points outside the window, and fail
+    /// when the user has taken the mouse.
+    fn click(&mut self, x: i32, y: i32) -> Result<(), String>;
+}
+
+/// Time, real or simulated.
+pub trait Clock {
+    fn now_ms(&self) -> u64;
+    fn sleep_ms(&mut self, ms: u64);
+}
+
+/// A real clock.
+pub struct RealClock(pub std::time::Instant);
+
+impl Clock for RealClock {
+    fn now_ms(&self) -> u64 {
+        self.0.elapsed().as_millis() as u64
+    }
+    fn sleep_ms(&mut self, ms: u64) {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+}
+
+/// Everything the loop uses, in one place.
+pub trait Game: Screen + Pointer + Clock {}
+impl<T: Screen + Pointer + Clock> Game for T {}

@@ -1,0 +1,543 @@
+//! The agent's loop: read the board, learn the stock by drawing through it, Undo board (and OK) and
+//! check the deal is back, solve, then for each step click, wait for a still picture, read and
+//! compare with the expected position — retrying dropped clicks, re-planning when the game took
+//! another legal move, and stopping with a reason when the board is not what it should be.
+
+use crate::agent::io::Game;
+use crate::cards::{Card, Deck};
+use crate::pyramid::position::Position;
+use crate::pyramid::state::State;
+use crate::pyramid::step::Step;
+use crate::solver;
+use crate::table::game::clicks_for;
+use crate::table::layout::Target;
+use crate::vision::calibrate::calibrate;
+use crate::vision::reader::Reader;
+use crate::vision::recognize::{Board, Matcher, Seen};
+use image::RgbaImage;
+use serde::Serialize;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Cleared,
+    NoSolution,
+    Stopped,
+}
+
+/// The `play --json` contract.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub result: Outcome,
+    pub reason: String,
+    pub steps: usize,
+    pub clicks: usize,
+    pub replans: usize,
+    pub reveal_ms: u64,
+    pub solve_ms: u64,
+    pub play_ms: u64,
+}
+
+/// Timing knobs.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Time between captures while waiting.
+    pub poll_ms: u64,
+    /// How long a click may take to change the picture before it counts as dropped.
+    pub change_timeout_ms: u64,
+    /// How long the picture may keep changing before the agent gives up.
+    pub settle_timeout_ms: u64,
+    /// Clicks of one step tried at most this many times.
+    pub retries: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            poll_ms: 16,
+            change_timeout_ms: 2500,
+            settle_timeout_ms: 10_000,
+            retries: 3,
+        }
+    }
+}
+
+/// Where the agent gets its card templates.
+pub enum Cards {
+    /// A template set made earlier.
+    Templates(Matcher),
+    /// Calibrate from this game's deal, whose cards are given, while learning the stock.
+    CalibrateFrom(Deck),
+}
+
+/// Why play stopped early.
+struct Stop(String);
+
+impl From<String> for Stop {
+    fn from(s: String) -> Stop {
+        Stop(s)
+    }
+}
+
+struct Agent<'g, G: Game> {
+    game: &'g mut G,
+    reader: Option<Reader>,
+    profile: crate::vision::profile::Profile,
+    options: Options,
+    clicks: usize,
+    replans: usize,
+    frame: RgbaImage,
+    /// Progress lines for the caller.
+    log: Box<dyn FnMut(&str) + 'g>,
+}
+
+fn seen_matches(seen: Seen, want: Option<Card>) -> bool {
+    match (seen, want) {
+        (Seen::Empty, None) => true,
+        (Seen::Card(c, _), Some(w)) => c == w,
+        _ => false,
+    }
+}
+
+/// The first difference between a board read and a position, or None when they agree.
+pub fn difference(board: &Board, state: &State) -> Option<String> {
+    for p in Position::all() {
+        let want = state.pyramid[p.index()];
+        let got = board.pyramid[p.index()];
+        if !seen_matches(got, want) {
+            return Some(format!(
+                "pyramid:{} should be {}, reads {}",
+                p.index(),
+                show(want),
+                show_seen(got)
+            ));
+        }
+    }
+    if !seen_matches(board.stock_top, state.stock_top()) {
+        return Some(format!(
+            "the stock's top should be {}, reads {}",
+            show(state.stock_top()),
+            show_seen(board.stock_top)
+        ));
+    }
+    if !seen_matches(board.waste, state.waste_top()) {
+        return Some(format!(
+            "the waste should be {}, reads {}",
+            show(state.waste_top()),
+            show_seen(board.waste)
+        ));
+    }
+    None
+}
+
+fn show(c: Option<Card>) -> String {
+    c.map_or("empty".into(), |c| c.to_string())
+}
+
+fn show_seen(s: Seen) -> String {
+    match s {
+        Seen::Empty => "empty".into(),
+        Seen::Card(c, _) => c.to_string(),
+        Seen::Unknown(_) => "unknown".into(),
+    }
+}
+
+impl<'g, G: Game> Agent<'g, G> {
+    fn capture(&mut self) -> Result<RgbaImage, Stop> {
+        Ok(self.game.capture()?)
+    }
+
+    /// Waits until the picture stops changing. `expect_change`: first wait for it to differ from
+    /// the last frame (false after `change_timeout_ms`: the click did nothing).
+    fn settle(&mut self, expect_change: bool) -> Result<bool, Stop> {
+        let start = self.game.now_ms();
+        let before = self.frame.clone();
+        let mut prev = self.capture()?;
+        let mut changed = prev != before;
+        loop {
+            self.game.sleep_ms(self.options.poll_ms);
+            let f = self.capture()?;
+            let elapsed = self.game.now_ms() - start;
+            if f != before {
+                changed = true;
+            }
+            if (changed || !expect_change) && f == prev {
+                self.frame = f;
+                return Ok(changed);
+            }
+            if expect_change && !changed && elapsed > self.options.change_timeout_ms {
+                self.frame = f;
+                return Ok(false);
+            }
+            if elapsed > self.options.settle_timeout_ms {
+                return Err(Stop("the picture never became still".into()));
+            }
+            prev = f;
+        }
+    }
+
+    fn read(&mut self) -> Result<Board, Stop> {
+        let reader = self.reader.as_mut().expect("a reader");
+        reader
+            .read(&self.frame)
+            .map_err(|e| Stop(format!("cannot read the board: {e}")))
+    }
+
+    fn point(&self, target: Target) -> Result<(i32, i32), Stop> {
+        let reader = self
+            .reader
+            .as_ref()
+            .ok_or_else(|| Stop("no reader".into()))?;
+        let l = reader
+            .located()
+            .ok_or_else(|| Stop("the table was not located".into()))?;
+        let strip = self.profile.row_step * l.card_w;
+        let centre = |r: crate::table::layout::Rect| (r.x + r.w / 2, r.y + r.h / 2);
+        Ok(match target {
+            Target::Pyramid(p) => {
+                let r = l.slots[p.index()];
+                (r.x + r.w / 2, r.y + (strip / 2.0) as i32)
+            }
+            Target::Stock => centre(l.stock),
+            Target::Waste => centre(l.waste),
+            other => return Err(Stop(format!("no place to click for {other:?}"))),
+        })
+    }
+
+    fn click_at(&mut self, (x, y): (i32, i32)) -> Result<(), Stop> {
+        self.game.click(x, y)?;
+        self.clicks += 1;
+        Ok(())
+    }
+
+    /// Clicks `target`, and again (up to the retries) while the picture does not change.
+    fn click_until_change(&mut self, point: (i32, i32)) -> Result<(), Stop> {
+        for attempt in 0..self.options.retries {
+            self.click_at(point)?;
+            if self.settle(true)? {
+                return Ok(());
+            }
+            (self.log)(&format!(
+                "no change after a click (attempt {}), clicking again",
+                attempt + 1
+            ));
+        }
+        Err(Stop(format!(
+            "the game did not react to {} clicks at {},{}",
+            self.options.retries, point.0, point.1
+        )))
+    }
+
+    /// Plays one step by its clicks, each confirmed by a change of the picture.
+    fn do_step(&mut self, state: &State, step: Step) -> Result<(), Stop> {
+        for target in clicks_for(state, step) {
+            if target == Target::None {
+                return Err(Stop(format!("no way to click {step}")));
+            }
+            let p = self.point(target)?;
+            self.click_until_change(p)?;
+        }
+        Ok(())
+    }
+
+    fn press_button(&mut self, which: &str) -> Result<(), Stop> {
+        let buttons = self.reader.as_ref().expect("reader").buttons(&self.frame);
+        let point = match which {
+            "undo_board" => buttons.undo_board,
+            _ => buttons.ok,
+        };
+        let point = point.ok_or_else(|| Stop(format!("cannot find the {which} button")))?;
+        self.click_until_change(point)
+    }
+}
+
+/// Plays one deal from the fresh table to the end.
+pub fn play<'a, G: Game>(
+    game: &'a mut G,
+    profile: crate::vision::profile::Profile,
+    cards: Cards,
+    options: Options,
+    log: impl FnMut(&str) + 'a,
+) -> Report {
+    let start = game.now_ms();
+    let mut report = Report {
+        result: Outcome::Stopped,
+        reason: String::new(),
+        steps: 0,
+        clicks: 0,
+        replans: 0,
+        reveal_ms: 0,
+        solve_ms: 0,
+        play_ms: 0,
+    };
+    let frame = match game.capture() {
+        Ok(f) => f,
+        Err(e) => {
+            report.reason = e;
+            return report;
+        }
+    };
+    let mut agent = Agent {
+        game,
+        reader: None,
+        profile: profile.clone(),
+        options,
+        clicks: 0,
+        replans: 0,
+        frame,
+        log: Box::new(log),
+    };
+    let outcome = run(&mut agent, cards, &mut report, start);
+    report.clicks = agent.clicks;
+    report.replans = agent.replans;
+    match outcome {
+        Ok((result, reason)) => {
+            report.result = result;
+            report.reason = reason;
+        }
+        Err(Stop(reason)) => {
+            report.result = Outcome::Stopped;
+            report.reason = reason;
+        }
+    }
+    report
+}
+
+fn run<G: Game>(
+    agent: &mut Agent<G>,
+    cards: Cards,
+    report: &mut Report,
+    start: u64,
+) -> Result<(Outcome, String), Stop> {
+    agent.settle(false)?;
+    // 1-2. The deal and the stock.
+    let (pyramid, stock) = match cards {
+        Cards::Templates(matcher) => {
+            agent.reader = Some(Reader::new(agent.profile.clone(), matcher));
+            learn_by_reading(agent)?
+        }
+        Cards::CalibrateFrom(deck) => learn_by_calibrating(agent, &deck)?,
+    };
+    let mut all: Vec<Card> = pyramid.to_vec();
+    all.extend(&stock);
+    let deck = Deck::from_cards(&all, Vec::new())
+        .map_err(|e| Stop(format!("the cards read are not one deck: {e}")))?;
+    // 3. Undo board, OK, and the deal must be back exactly.
+    (agent.log)("undo board");
+    agent.press_button("undo_board")?;
+    agent.press_button("ok")?;
+    let deal = State::deal(&deck);
+    let board = agent.read()?;
+    if let Some(diff) = difference(&board, &deal) {
+        return Err(Stop(format!(
+            "after Undo board the deal is not back: {diff}"
+        )));
+    }
+    report.reveal_ms = agent.game.now_ms() - start;
+    // 4. Solve.
+    let t = std::time::Instant::now();
+    let solution = solver::solve(&deal).map_err(|e| Stop(e.to_string()))?;
+    report.solve_ms = t.elapsed().as_millis() as u64;
+    let Some(mut plan) = solution.steps else {
+        return Ok((Outcome::NoSolution, "this deal has no solution".into()));
+    };
+    (agent.log)(&format!("solved: {} steps", plan.len()));
+    // 5. Play, checking every step.
+    let play_start = agent.game.now_ms();
+    let mut state = deal;
+    let mut i = 0;
+    while i < plan.len() {
+        let step = plan[i];
+        agent.do_step(&state, step)?;
+        let expected = state.after(step).map_err(|e| Stop(e.to_string()))?;
+        let mut board = agent.read()?;
+        if difference(&board, &expected).is_some() {
+            // Read once more after a pause: a late animation or a slow game.
+            agent.game.sleep_ms(200);
+            agent.settle(false)?;
+            board = agent.read()?;
+        }
+        match difference(&board, &expected) {
+            None => {
+                state = expected;
+                report.steps += 1;
+                i += 1;
+            }
+            Some(diff) => {
+                // Another legal move happened (the user played, or a click landed elsewhere).
+                let other = state
+                    .legal_steps()
+                    .into_iter()
+                    .filter_map(|s| state.after(s).ok())
+                    .find(|s| difference(&board, s).is_none());
+                let Some(now) =
+                    other.or_else(|| difference(&board, &state).is_none().then(|| state.clone()))
+                else {
+                    return Err(Stop(format!(
+                        "after {step} the board is not as expected: {diff}"
+                    )));
+                };
+                (agent.log)(&format!(
+                    "unexpected position after {step} ({diff}); re-planning"
+                ));
+                agent.replans += 1;
+                state = now;
+                let s = solver::solve(&state).map_err(|e| Stop(e.to_string()))?;
+                let Some(new_plan) = s.steps else {
+                    return Ok((
+                        Outcome::NoSolution,
+                        "no solution from the position reached".into(),
+                    ));
+                };
+                plan = new_plan;
+                i = 0;
+                if state.is_cleared() {
+                    break;
+                }
+            }
+        }
+    }
+    report.play_ms = agent.game.now_ms() - play_start;
+    if state.is_cleared() {
+        Ok((Outcome::Cleared, "board cleared".into()))
+    } else {
+        Err(Stop("the plan ended without clearing the board".into()))
+    }
+}
+
+/// Reads the fresh table, then draws 24 times reading each new stock card.
+fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Card>), Stop> {
+    let board = agent.read()?;
+    let unknown = board.unknowns();
+    if !unknown.is_empty() {
+        return Err(Stop(format!(
+            "unsure which cards these are: {}",
+            unknown.join(", ")
+        )));
+    }
+    let mut pyramid = Vec::with_capacity(28);
+    for (i, s) in board.pyramid.iter().enumerate() {
+        match s {
+            Seen::Card(c, _) => pyramid.push(*c),
+            _ => {
+                return Err(Stop(format!(
+                    "start from a fresh deal: pyramid:{i} is empty"
+                )))
+            }
+        }
+    }
+    if board.waste != Seen::Empty {
+        return Err(Stop(
+            "start from a fresh deal: the waste is not empty (press Undo board)".into(),
+        ));
+    }
+    let mut stock = Vec::with_capacity(24);
+    let Seen::Card(mut top, _) = board.stock_top else {
+        return Err(Stop("start from a fresh deal: the stock is empty".into()));
+    };
+    (agent.log)("learning the stock");
+    let pyramid: [Card; 28] = pyramid.try_into().expect("28 cards");
+    let mut partial = learning_state(&pyramid, &[]);
+    for k in 0..24 {
+        stock.push(top);
+        partial.stock = vec![top];
+        draw(agent, &partial)?;
+        partial.waste = vec![top];
+        let board = agent.read()?;
+        if !seen_matches(board.waste, Some(top)) {
+            return Err(Stop(format!(
+                "after draw {} the waste should show {top}, reads {}",
+                k + 1,
+                show_seen(board.waste)
+            )));
+        }
+        match (k, board.stock_top) {
+            (23, Seen::Empty) => {}
+            (23, other) => {
+                return Err(Stop(format!(
+                    "the stock should be empty after 24 draws, reads {}",
+                    show_seen(other)
+                )))
+            }
+            (_, Seen::Card(c, _)) => top = c,
+            (_, other) => {
+                return Err(Stop(format!(
+                    "after draw {} the stock's top is {}",
+                    k + 1,
+                    show_seen(other)
+                )))
+            }
+        }
+    }
+    Ok((pyramid, stock))
+}
+
+/// Draws 24 times without reading, keeping the frames, and makes templates from them.
+fn learn_by_calibrating<G: Game>(
+    agent: &mut Agent<G>,
+    deck: &Deck,
+) -> Result<([Card; 28], Vec<Card>), Stop> {
+    (agent.log)("calibrating: drawing through the stock");
+    let cards = deck.cards();
+    let pyramid: [Card; 28] = cards[..28].try_into().expect("28 cards");
+    let mut frames = vec![agent.frame.clone()];
+    let mut partial = learning_state(&pyramid, &[]);
+    // Locate first so that clicks have places.
+    let e = crate::vision::edges::Edges::new(&agent.frame);
+    let located = crate::vision::locate::locate(&agent.frame, &e, &agent.profile, None)
+        .map_err(|e| Stop(format!("cannot find the table: {e}")))?;
+    for k in 0..24 {
+        partial.stock = vec![cards[28 + k]];
+        draw_at(agent, &partial, &located)?;
+        partial.waste = vec![cards[28 + k]];
+        frames.push(agent.frame.clone());
+    }
+    let templates = calibrate(&frames, deck, &agent.profile, "session").map_err(Stop)?;
+    agent.reader = Some(Reader::new(agent.profile.clone(), Matcher::new(&templates)));
+    // Make the reader locate the table now.
+    let _ = agent.read();
+    Ok((pyramid, cards[28..].to_vec()))
+}
+
+/// A position with the pyramid of the deal and only what the agent knows of stock and waste, for
+/// choosing the clicks of a draw.
+fn learning_state(pyramid: &[Card; 28], stock: &[Card]) -> State {
+    State {
+        pyramid: pyramid.map(Some),
+        stock: stock.to_vec(),
+        waste: Vec::new(),
+        recycles: 0,
+    }
+}
+
+fn draw<G: Game>(agent: &mut Agent<G>, state: &State) -> Result<(), Stop> {
+    agent.do_step(state, Step::Draw)
+}
+
+fn draw_at<G: Game>(
+    agent: &mut Agent<G>,
+    state: &State,
+    located: &crate::vision::locate::Located,
+) -> Result<(), Stop> {
+    let strip = agent.profile.row_step * located.card_w;
+    for target in clicks_for(state, Step::Draw) {
+        let point = match target {
+            Target::Pyramid(p) => {
+                let r = located.slots[p.index()];
+                (r.x + r.w / 2, r.y + (strip / 2.0) as i32)
+            }
+            Target::Stock => (
+                located.stock.x + located.stock.w / 2,
+                located.stock.y + located.stock.h / 2,
+            ),
+            Target::Waste => (
+                located.waste.x + located.waste.w / 2,
+                located.waste.y + located.waste.h / 2,
+            ),
+            _ => return Err(Stop("no way to draw".into())),
+        };
+        agent.click_until_change(point)?;
+    }
+    Ok(())
+}

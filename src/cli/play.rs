@@ -1,0 +1,127 @@
+//! `solitaire-agent play`: one deal played to the end without the panel, against a real window
+//! (`--window TITLE`) or the practice table in-process (`--sim`); prints the report (JSON contract).
+
+use super::table::{deal_source, load_theme};
+use super::{CliResult, Failure};
+use crate::agent::desktop::DesktopGame;
+use crate::agent::play::{play, Cards, Options, Outcome, Report};
+use crate::agent::sim::SimTable;
+use crate::cards::Deck;
+use crate::pyramid::state::State;
+use crate::pyramid::step::Step;
+use crate::table::game::{Faults, Table};
+use crate::table::render::Renderer;
+use crate::table::scene::Scene;
+use crate::table::theme::Theme;
+use crate::vision::calibrate::calibrate;
+use crate::vision::profile::Profile;
+use crate::vision::recognize::Matcher;
+use crate::vision::templates::Templates;
+
+pub struct PlayArgs {
+    pub window: Option<String>,
+    pub sim: bool,
+    pub seed: Option<u64>,
+    pub deck: Option<String>,
+    pub theme: String,
+    pub size: (u32, u32),
+    pub scale: f32,
+    pub templates: Option<String>,
+    pub calibrate_deck: Option<String>,
+    pub profile: String,
+    pub animation_ms: u64,
+    pub faults: Faults,
+    pub json: bool,
+}
+
+/// Templates for the practice table made the way a user would: one known deal seen whole, drawn
+/// by the renderer at the size the agent will play at.
+pub fn sim_templates(theme: Theme, size: (u32, u32), scale: f32) -> Result<Matcher, String> {
+    let mut r = Renderer::new(theme);
+    let layout = r.layout(size.0, size.1, scale);
+    let deck = Deck::shuffled(0x5eed);
+    let mut state = State::deal(&deck);
+    let mut frames = vec![r.render(&Scene::still(&state, None, String::new()), &layout)];
+    for _ in 0..24 {
+        state.apply(Step::Draw).map_err(|e| e.to_string())?;
+        frames.push(r.render(&Scene::still(&state, None, String::new()), &layout));
+    }
+    let templates = calibrate(&frames, &deck, &Profile::practice_table(), "sim")?;
+    Ok(Matcher::new(&templates))
+}
+
+fn print_report(report: &Report, json: bool) {
+    if json {
+        println!("{}", serde_json::to_string(report).expect("json"));
+    } else {
+        println!(
+            "{:?}: {} ({} steps, {} clicks, {} re-plans; reveal {} ms, solve {} ms, play {} ms)",
+            report.result,
+            report.reason,
+            report.steps,
+            report.clicks,
+            report.replans,
+            report.reveal_ms,
+            report.solve_ms,
+            report.play_ms
+        );
+    }
+}
+
+pub fn run(args: PlayArgs) -> CliResult {
+    let profile = Profile::load(&args.profile).map_err(Failure::input)?;
+    let cards = |theme: Option<Theme>| -> Result<Cards, Failure> {
+        if let Some(file) = &args.calibrate_deck {
+            let text = super::decks::read_text(file)?;
+            let deck = Deck::parse(&text).map_err(|e| Failure::input(format!("{file}: {e}")))?;
+            return Ok(Cards::CalibrateFrom(deck));
+        }
+        if let Some(name) = &args.templates {
+            let t = Templates::load(name).map_err(Failure::input)?;
+            return Ok(Cards::Templates(Matcher::new(&t)));
+        }
+        match theme {
+            Some(theme) => Ok(Cards::Templates(
+                sim_templates(theme, args.size, args.scale).map_err(Failure::input)?,
+            )),
+            None => Err(Failure::input(
+                "give --templates NAME (made by `calibrate`) or --calibrate-deck FILE (the cards of the deal on screen)",
+            )),
+        }
+    };
+    let verbose = !args.json;
+    let log = move |line: &str| {
+        if verbose {
+            eprintln!("play: {line}");
+        }
+    };
+    let report = if args.sim {
+        let (source, deck) = deal_source(args.seed, args.deck.as_deref())?;
+        let theme = load_theme(&args.theme)?;
+        let cards = cards(Some(load_theme(&args.theme)?))?;
+        let table = Table::new(source, deck, args.animation_ms, args.faults.clone());
+        let mut game = SimTable::new(
+            table,
+            Renderer::new(theme),
+            args.size.0,
+            args.size.1,
+            args.scale,
+        );
+        play(&mut game, profile, cards, Options::default(), log)
+    } else {
+        let title = args.window.clone().ok_or_else(|| {
+            Failure::input("give --window TITLE (e.g. \"Pyramid Practice Table\") or --sim")
+        })?;
+        let cards = cards(None)?;
+        let mut game = DesktopGame::open(&title).map_err(Failure::input)?;
+        play(&mut game, profile, cards, Options::default(), log)
+    };
+    print_report(&report, args.json);
+    match report.result {
+        Outcome::Cleared | Outcome::NoSolution => Ok(()),
+        Outcome::Stopped => Err(Failure {
+            message: format!("stopped: {}", report.reason),
+            status: 3,
+        }),
+    }
+}

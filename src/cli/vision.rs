@@ -1,0 +1,153 @@
+//! `solitaire-agent read` (a frame → the board, as text or the JSON contract) and
+//! `solitaire-agent calibrate` (frames of one known deal → a template set).
+
+use super::decks::read_text;
+use super::{CliResult, Failure};
+use crate::cards::Deck;
+use crate::vision::calibrate::calibrate;
+use crate::vision::profile::Profile;
+use crate::vision::read_frame;
+use crate::vision::recognize::{Board, Matcher, Seen};
+use crate::vision::templates::Templates;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+fn load_png(path: &Path) -> Result<image::RgbaImage, Failure> {
+    image::open(path)
+        .map(|i| i.to_rgba8())
+        .map_err(|e| Failure::input(format!("{}: not a readable picture: {e}", path.display())))
+}
+
+fn seen_text(s: Seen) -> Option<String> {
+    match s {
+        Seen::Empty => None,
+        Seen::Card(c, _) => Some(c.to_string()),
+        Seen::Unknown(_) => Some("?".into()),
+    }
+}
+
+/// The `read --json` contract.
+#[derive(Serialize)]
+struct BoardJson {
+    pyramid: Vec<Option<String>>,
+    stock: &'static str,
+    waste: Option<String>,
+    confidence_min: f32,
+    millis: f64,
+    stock_top: Option<String>,
+    unknown: Vec<String>,
+}
+
+fn board_json(board: &Board, millis: f64) -> BoardJson {
+    BoardJson {
+        pyramid: board.pyramid.iter().map(|s| seen_text(*s)).collect(),
+        stock: if board.stock_present { "back" } else { "empty" },
+        waste: seen_text(board.waste),
+        confidence_min: (board.confidence_min() * 1000.0).round() / 1000.0,
+        millis: (millis * 10.0).round() / 10.0,
+        stock_top: seen_text(board.stock_top),
+        unknown: board.unknowns(),
+    }
+}
+
+/// The board as a small picture: rows of the pyramid, then stock and waste.
+pub fn board_text(board: &Board) -> String {
+    let cell = |s: Seen| seen_text(s).unwrap_or_else(|| "--".into());
+    let mut out = String::new();
+    let mut i = 0;
+    for row in 0..7 {
+        out.push_str(&" ".repeat((6 - row) * 2));
+        let cells: Vec<String> = (0..=row)
+            .map(|k| format!("{:<2}", cell(board.pyramid[i + k])))
+            .collect();
+        out.push_str(&cells.join("  "));
+        out.push('\n');
+        i += row + 1;
+    }
+    out.push_str(&format!(
+        "stock: {} (top {})   waste: {}\n",
+        if board.stock_present {
+            "cards"
+        } else {
+            "empty"
+        },
+        cell(board.stock_top),
+        cell(board.waste)
+    ));
+    if !board.unknowns().is_empty() {
+        out.push_str(&format!("unsure: {}\n", board.unknowns().join(", ")));
+    }
+    out
+}
+
+pub struct ReadArgs {
+    pub frame: String,
+    pub templates: String,
+    pub profile: String,
+    pub json: bool,
+}
+
+pub fn run_read(args: ReadArgs) -> CliResult {
+    let templates = Templates::load(&args.templates).map_err(Failure::input)?;
+    let profile = Profile::load(&args.profile).map_err(Failure::input)?;
+    let frame = load_png(Path::new(&args.frame))?;
+    let mut matcher = Matcher::new(&templates);
+    let start = Instant::now();
+    let (board, _) = read_frame(&frame, &profile, &mut matcher).map_err(|e| {
+        Failure::input(format!("{}: not a readable Pyramid board: {e}", args.frame))
+    })?;
+    let millis = start.elapsed().as_secs_f64() * 1000.0;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string(&board_json(&board, millis)).expect("json")
+        );
+    } else {
+        print!("{}", board_text(&board));
+        println!(
+            "confidence min {:.3}, read in {millis:.1} ms",
+            board.confidence_min()
+        );
+    }
+    Ok(())
+}
+
+pub struct CalibrateArgs {
+    pub frames: String,
+    pub deck: String,
+    pub name: String,
+    pub profile: String,
+    pub out: Option<String>,
+}
+
+pub fn run_calibrate(args: CalibrateArgs) -> CliResult {
+    let deck = Deck::parse(&read_text(&args.deck)?)
+        .map_err(|e| Failure::input(format!("{}: {e}", args.deck)))?;
+    let profile = Profile::load(&args.profile).map_err(Failure::input)?;
+    let dir = Path::new(&args.frames);
+    let mut frames = Vec::with_capacity(25);
+    for k in 0..25 {
+        let path = dir.join(format!("{k:02}.png"));
+        if !path.is_file() {
+            return Err(Failure::input(format!(
+                "{}: missing; calibration needs 00.png (the fresh table) and 01.png … 24.png (after each draw)",
+                path.display()
+            )));
+        }
+        frames.push(load_png(&path)?);
+    }
+    let templates = calibrate(&frames, &deck, &profile, &args.name).map_err(Failure::input)?;
+    let out: PathBuf = match &args.out {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new("templates").join(&args.name),
+    };
+    templates.save(&out).map_err(Failure::input)?;
+    eprintln!(
+        "calibrated 52 cards (cards {:.0} px wide, aspect {:.2}) into {}",
+        templates.manifest.card_width,
+        templates.manifest.aspect,
+        out.display()
+    );
+    Ok(())
+}

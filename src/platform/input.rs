@@ -1,0 +1,43 @@
+//! Clicking on the desktop with enigo, with the agent's safety rules: a point outside the target
+//! window is refused, and when the cursor is not where the agent left it (the user took the mouse)
+//! the click is refused too, so the agent stops.
+
+use enigo::{Button, Coordinate, Direction, Enigo, Mouse, Settings};
+
+pub struct Clicker {
+    enigo: Enigo,
+    /// Where the agent last put the cursor.
+    left_at: Option<(i32, i32)>,
+}
+
+impl Clicker {
+    pub fn new() -> Result<Clicker, String> {
+        let enigo = Enigo::new(&Settings::default())
+            .map_err(|e| format!("cannot control the mouse: {e}"))?;
+        Ok(Clicker {
+            enigo,
+            left_at: None,
+        })
+    }
+
+    /// Clicks the screen point (x, y), which must lie inside `window` (x, y, width, height).
+    pub fn click(&mut self, x: i32, y: i32, window: (i32, i32, u32, u32)) -> Result<(), String> {
+        let (wx, wy, ww, wh) = window;
+        if x < wx || y < wy || x >= wx + ww as i32 || y >= wy + wh as i32 {
+            return Err(format!(
+                "refused a click at {x},{y}: outside the game window"
+            ));
+        }
+        if let (Some(left), Ok(now)) = (self.left_at, self.enigo.location()) {
+            if (left.0 - now.0).abs() > 2 || (left.1 - now.1).abs() > 2 {
+                return Err("stopped: the mouse was moved by someone else".into());
+            }
+        }
+        self.enigo
+            .move_mouse(x, y, Coordinate::Abs)
+            .and_then(|_| self.enigo.button(Button::Left, Direction::Click))
+            .map_err(|e| format!("cannot click: {e}"))?;
+        self.left_at = Some((x, y));
+        Ok(())
+    }
+}

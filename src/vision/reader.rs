@@ -1,0 +1,144 @@
+//! Reading frame after frame of one window: the table is located once per window size, and only the
+//! places whose pixels changed since the last frame are read again, so a read during play costs a
+//! few milliseconds.
+
+use crate::table::layout::Rect;
+use crate::vision::edges::Edges;
+use crate::vision::locate::{find_buttons, locate, Buttons, Located, NotATable};
+use crate::vision::profile::{Controls, Profile};
+use crate::vision::recognize::{place_regions, read_board_reusing, Board, Matcher, Seen, PLACES};
+use image::RgbaImage;
+
+pub struct Reader {
+    pub profile: Profile,
+    matcher: Matcher,
+    located: Option<Located>,
+    size: (u32, u32),
+    last: Option<(Vec<u64>, [Seen; PLACES])>,
+}
+
+fn signature(frame: &RgbaImage, r: Rect) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for y in r.y.max(0)..(r.y + r.h).min(frame.height() as i32) {
+        for x in r.x.max(0)..(r.x + r.w).min(frame.width() as i32) {
+            let p = frame.get_pixel(x as u32, y as u32).0;
+            h = (h ^ u32::from_le_bytes(p) as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
+impl Reader {
+    pub fn new(profile: Profile, matcher: Matcher) -> Reader {
+        Reader {
+            profile,
+            matcher,
+            located: None,
+            size: (0, 0),
+            last: None,
+        }
+    }
+
+    /// Where the table was found last.
+    pub fn located(&self) -> Option<&Located> {
+        self.located.as_ref()
+    }
+
+    /// Forgets the layout (after the window changed), so the next read locates the table again.
+    pub fn forget(&mut self) {
+        self.located = None;
+        self.last = None;
+    }
+
+    /// The buttons in a frame.
+    pub fn buttons(&self, frame: &RgbaImage) -> Buttons {
+        find_buttons(frame, &Edges::new(frame), &self.profile)
+    }
+
+    /// Reads a frame; refuses frames that are not a readable board.
+    pub fn read(&mut self, frame: &RgbaImage) -> Result<Board, NotATable> {
+        let size = frame.dimensions();
+        if size != self.size {
+            self.forget();
+            self.size = size;
+        }
+        let mut edges: Option<Edges> = None;
+        if self.located.is_none() {
+            let e = Edges::new(frame);
+            let located = locate(frame, &e, &self.profile, Some(self.matcher.aspect))?;
+            self.matcher.prepare(located.card_w);
+            self.located = Some(located);
+            edges = Some(e);
+        }
+        if matches!(self.profile.controls, Controls::Toolbar) && dialog_open(frame) {
+            return Err(NotATable("a dialog covers the table (Undo board?)".into()));
+        }
+        let located = self.located.as_ref().expect("located");
+        let regions = place_regions(located, self.profile.row_step);
+        let sigs: Vec<u64> = regions.iter().map(|r| signature(frame, *r)).collect();
+        let mut reuse = [None; PLACES];
+        if let Some((old, seen)) = &self.last {
+            for i in 0..PLACES {
+                if old[i] == sigs[i] {
+                    reuse[i] = Some(seen[i]);
+                }
+            }
+        }
+        let board = if reuse.iter().all(|r| r.is_some()) {
+            let (_, seen) = self.last.as_ref().expect("last");
+            board_of(seen)
+        } else {
+            let e = edges.unwrap_or_else(|| Edges::new(frame));
+            read_board_reusing(
+                frame,
+                &e,
+                located,
+                &self.matcher,
+                self.profile.row_step,
+                &reuse,
+            )
+        };
+        let unknown = board.unknowns().len();
+        if unknown * 3 > board.shown().max(1) {
+            self.last = None;
+            return Err(NotATable(format!(
+                "{unknown} of {} cards cannot be read: cards moving, or something over the table",
+                board.shown()
+            )));
+        }
+        let mut seen = [Seen::Empty; PLACES];
+        seen[..28].copy_from_slice(&board.pyramid);
+        seen[28] = board.stock_top;
+        seen[29] = board.waste;
+        // Unknowns are read again next time.
+        let sigs: Vec<u64> = sigs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                if matches!(seen[i], Seen::Unknown(_)) {
+                    !s
+                } else {
+                    *s
+                }
+            })
+            .collect();
+        self.last = Some((sigs, seen));
+        Ok(board)
+    }
+}
+
+fn board_of(seen: &[Seen; PLACES]) -> Board {
+    let mut pyramid = [Seen::Empty; 28];
+    pyramid.copy_from_slice(&seen[..28]);
+    Board {
+        pyramid,
+        stock_present: seen[28] != Seen::Empty,
+        stock_top: seen[28],
+        waste: seen[29],
+    }
+}
+
+/// Whether the practice table's Undo board dialog is open.
+pub fn dialog_open(frame: &RgbaImage) -> bool {
+    crate::vision::locate::dialog_ok_button(frame).is_some()
+}

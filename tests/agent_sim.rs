@@ -1,0 +1,114 @@
+//! The agent's whole loop against the practice table in-process (renderer as the screen, the table
+//! model as the game, simulated time): seeded deals end cleared in exactly the solver's number of
+//! steps, or as no_solution; the table's log shows no illegal move and no click off a target; with
+//! dropped clicks and lag injected, every deal still ends cleared or stopped with a reason.
+
+use solitaire_agent::agent::play::{play, Cards, Options, Outcome};
+use solitaire_agent::agent::sim::SimTable;
+use solitaire_agent::cards::Deck;
+use solitaire_agent::cli::play::sim_templates;
+use solitaire_agent::pyramid::State;
+use solitaire_agent::solver;
+use solitaire_agent::table::game::{Event, Faults, Table};
+use solitaire_agent::table::render::Renderer;
+use solitaire_agent::table::theme::Theme;
+use solitaire_agent::vision::profile::Profile;
+
+const SIZE: (u32, u32) = (1200, 760);
+
+fn run(seed: u64, faults: Faults) -> (solitaire_agent::agent::play::Report, Vec<(u64, Event)>) {
+    let matcher = sim_templates(Theme::built_in(), SIZE, 1.0).unwrap();
+    let table = Table::seeded(seed, 300, faults);
+    let mut game = SimTable::new(table, Renderer::new(Theme::built_in()), SIZE.0, SIZE.1, 1.0);
+    let report = play(
+        &mut game,
+        Profile::practice_table(),
+        Cards::Templates(matcher),
+        Options::default(),
+        |_| {},
+    );
+    (report, game.events)
+}
+
+fn count(events: &[(u64, Event)], f: impl Fn(&Event) -> bool) -> usize {
+    events.iter().filter(|(_, e)| f(e)).count()
+}
+
+#[test]
+fn seeded_deals_are_cleared_with_exactly_the_planned_clicks() {
+    for seed in [1u64, 2, 3] {
+        let (report, events) = run(seed, Faults::default());
+        let optimal = solver::solve(&State::deal(&Deck::shuffled(seed)))
+            .unwrap()
+            .steps;
+        match &optimal {
+            Some(steps) => {
+                assert_eq!(
+                    report.result,
+                    Outcome::Cleared,
+                    "seed {seed}: {}",
+                    report.reason
+                );
+                assert_eq!(report.steps, steps.len(), "seed {seed}");
+                assert_eq!(count(&events, |e| *e == Event::Cleared), 1, "seed {seed}");
+            }
+            None => assert_eq!(
+                report.result,
+                Outcome::NoSolution,
+                "seed {seed}: {}",
+                report.reason
+            ),
+        }
+        assert_eq!(
+            count(&events, |e| matches!(e, Event::Illegal { .. })),
+            0,
+            "seed {seed}: {events:?}"
+        );
+        let clicks = count(&events, |e| matches!(e, Event::Click { .. }));
+        assert_eq!(
+            clicks, report.clicks,
+            "seed {seed}: every click the agent made reached the table"
+        );
+        assert_eq!(
+            count(
+                &events,
+                |e| matches!(e, Event::Click { target, .. } if target == "none")
+            ),
+            0,
+            "seed {seed}: a click missed every target"
+        );
+        assert_eq!(report.replans, 0);
+        assert!(report.reveal_ms > 0 && (report.play_ms > 0 || optimal.is_none()));
+    }
+}
+
+#[test]
+fn dropped_clicks_and_lag_never_lead_to_an_illegal_move() {
+    let faults = Faults {
+        drop_click_rate: 0.15,
+        lag_ms: (50, 600),
+        seed: 7,
+    };
+    let (report, events) = run(1, faults);
+    assert!(
+        report.result == Outcome::Cleared
+            || (report.result == Outcome::Stopped && !report.reason.is_empty()),
+        "{report:?}"
+    );
+    assert_eq!(
+        count(&events, |e| matches!(e, Event::Illegal { .. })),
+        0,
+        "{events:?}"
+    );
+    assert!(
+        count(&events, |e| matches!(e, Event::Fault { .. })) > 0,
+        "faults were injected"
+    );
+    assert_eq!(
+        count(
+            &events,
+            |e| matches!(e, Event::Click { target, .. } if target == "none")
+        ),
+        0
+    );
+}
