@@ -190,16 +190,7 @@ fn button(pm: &mut Pixmap, rect: Rect, label: &str, layout: &Layout) {
     ) {
         paint::fill_path(pm, &path, BUTTON);
     }
-    let px = layout.text_px;
-    let tw = paint::text_width(label, px);
-    paint::draw_text(
-        pm,
-        label,
-        (r.x as f32 + (r.w as f32 - tw) / 2.0).round(),
-        (r.y as f32 + (r.h as f32 - 7.0 * px) / 2.0).round(),
-        px,
-        BUTTON_TEXT,
-    );
+    centred_label(pm, r, label, layout.text_px);
 }
 
 fn draw_status(pm: &mut Pixmap, layout: &Layout, text: &str) {
@@ -309,14 +300,19 @@ fn draw_dialog(pm: &mut Pixmap, layout: &Layout) {
             paint::fill_path(pm, &path, Rgba(200, 214, 204, 255));
             paint::stroke_path(pm, &path, BAR, 1.0);
         }
-        let tw = paint::text_width(label, px);
-        paint::draw_text(
-            pm,
-            label,
-            (r.x as f32 + (r.w as f32 - tw) / 2.0).round(),
-            (r.y as f32 + (r.h as f32 - 7.0 * px) / 2.0).round(),
-            px,
-            BUTTON_TEXT,
-        );
+        centred_label(pm, r, label, px);
     }
+}
+
+/// `label` in the button font, centred in `r`.
+fn centred_label(pm: &mut Pixmap, r: Rect, label: &str, px: f32) {
+    let tw = paint::text_width(label, px);
+    paint::draw_text(
+        pm,
+        label,
+        (r.x as f32 + (r.w as f32 - tw) / 2.0).round(),
+        (r.y as f32 + (r.h as f32 - 7.0 * px) / 2.0).round(),
+        px,
+        BUTTON_TEXT,
+    );
 }

@@ -310,10 +310,9 @@ fn rank_text(rank: Rank) -> String {
     }
 }
 
-/// A card face of the built-in theme: white card, rank and suit index in the top-left and bottom-right
-/// corners, a large suit (or the court letter) in the middle.
-fn built_in_face(card: Card, width: u32, height: u32) -> Pixmap {
-    let mut pm = Pixmap::new(width, height).expect("face size");
+/// A white card with rounded corners and a grey outline: what faces and backs are drawn on.
+fn blank_card(width: u32, height: u32) -> Pixmap {
+    let mut pm = Pixmap::new(width, height).expect("card size");
     let (w, h) = (width as f32, height as f32);
     if let Some(path) = paint::rounded_rect(0.5, 0.5, w - 1.0, h - 1.0, w * 0.07) {
         paint::fill_path(&mut pm, &path, Rgba::WHITE);
@@ -324,6 +323,14 @@ fn built_in_face(card: Card, width: u32, height: u32) -> Pixmap {
             (w / 100.0).max(1.0),
         );
     }
+    pm
+}
+
+/// A card face of the built-in theme: white card, rank and suit index in the top-left and bottom-right
+/// corners, a large suit (or the court letter) in the middle.
+fn built_in_face(card: Card, width: u32, height: u32) -> Pixmap {
+    let mut pm = blank_card(width, height);
+    let (w, h) = (width as f32, height as f32);
     let colour = suit_colour(card.suit);
     let text = rank_text(card.rank);
     // The index (rank over suit) fits in the top 0.37 of the width: all that shows of a covered card.
@@ -380,17 +387,8 @@ fn built_in_face(card: Card, width: u32, height: u32) -> Pixmap {
 
 /// The back of the built-in theme: dark blue with a white frame and a diamond lattice.
 fn built_in_back(width: u32, height: u32) -> Pixmap {
-    let mut pm = Pixmap::new(width, height).expect("back size");
+    let mut pm = blank_card(width, height);
     let (w, h) = (width as f32, height as f32);
-    if let Some(path) = paint::rounded_rect(0.5, 0.5, w - 1.0, h - 1.0, w * 0.07) {
-        paint::fill_path(&mut pm, &path, Rgba::WHITE);
-        paint::stroke_path(
-            &mut pm,
-            &path,
-            Rgba(120, 120, 120, 255),
-            (w / 100.0).max(1.0),
-        );
-    }
     let inset = w * 0.07;
     if let Some(inner) =
         paint::rounded_rect(inset, inset, w - 2.0 * inset, h - 2.0 * inset, w * 0.04)

@@ -117,7 +117,7 @@ fn pile_fit(e: &Edges, fit: Fit, profile: &Profile, aspect: Option<f32>) -> (f32
 }
 
 /// Whether a pixel looks like the green felt (or the dimmed felt under a dialog).
-fn felt_like(p: &image::Rgba<u8>) -> bool {
+pub fn felt_like(p: &image::Rgba<u8>) -> bool {
     let [r, g, b, _] = p.0;
     g > 40 && g as i32 - r.max(b) as i32 > 20
 }

@@ -515,8 +515,7 @@ fn felt_share(frame: &RgbaImage, r: Rect) -> f32 {
         while x < r.x + r.w * 9 / 10 {
             if x >= 0 && y >= 0 && (x as u32) < frame.width() && (y as u32) < frame.height() {
                 n += 1;
-                let [rr, g, b, _] = frame.get_pixel(x as u32, y as u32).0;
-                if g > 40 && g as i32 - rr.max(b) as i32 > 20 {
+                if crate::vision::locate::felt_like(frame.get_pixel(x as u32, y as u32)) {
                     felt += 1;
                 }
             }
