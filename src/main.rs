@@ -64,15 +64,8 @@ Undo board restarts the deal."
         /// Write the event log (one JSON object per line) to FILE
         #[arg(long, value_name = "FILE")]
         log: Option<String>,
-        /// Ignore this share of clicks (0.0-1.0), to test players
-        #[arg(long, value_name = "P", default_value_t = 0.0)]
-        drop_click_rate: f64,
-        /// Delay each move's animation by a random A-B milliseconds, to test players
-        #[arg(long, value_name = "A-B")]
-        lag_ms: Option<String>,
-        /// Seed of the injected faults (the same seed repeats the same faults)
-        #[arg(long, value_name = "N", default_value_t = 0)]
-        fault_seed: u64,
+        #[command(flatten)]
+        faults: FaultArgs,
     },
     /// Draw a table position to a PNG file without a display (the pixels the window shows)
     Render {
@@ -123,15 +116,9 @@ cleared or has no solution, 3 when play stopped, 2 on bad input. Moving the mous
         /// --sim: animation time of the table
         #[arg(long, value_name = "MS", default_value_t = 300)]
         animation_ms: u64,
-        /// --sim: ignore this share of clicks
-        #[arg(long, value_name = "P", default_value_t = 0.0)]
-        drop_click_rate: f64,
-        /// --sim: delay each move's animation by a random A-B milliseconds
-        #[arg(long, value_name = "A-B")]
-        lag_ms: Option<String>,
-        /// --sim: seed of the injected faults
-        #[arg(long, value_name = "N", default_value_t = 0)]
-        fault_seed: u64,
+        /// Faults injected into the simulated table (--sim only)
+        #[command(flatten)]
+        faults: FaultArgs,
         /// Print the report as one JSON object
         #[arg(long)]
         json: bool,
@@ -181,6 +168,20 @@ Cards the reader is unsure of are shown as ? with their slot; nothing is guessed
     },
 }
 
+/// Faults the table injects, for testing players.
+#[derive(clap::Args)]
+struct FaultArgs {
+    /// Ignore this share of clicks (0.0-1.0)
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    drop_click_rate: f64,
+    /// Delay each move's animation by a random A-B milliseconds
+    #[arg(long, value_name = "A-B")]
+    lag_ms: Option<String>,
+    /// Seed of the injected faults (the same seed repeats the same faults)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    fault_seed: u64,
+}
+
 /// Which deal to show.
 #[derive(clap::Args)]
 struct DealArgs {
@@ -222,11 +223,12 @@ fn threads(n: Option<usize>) -> usize {
         .max(1)
 }
 
-fn table_faults(
-    drop_click_rate: f64,
-    lag_ms: Option<&str>,
-    seed: u64,
-) -> Result<solitaire_agent::table::game::Faults, cli::Failure> {
+fn table_faults(args: &FaultArgs) -> Result<solitaire_agent::table::game::Faults, cli::Failure> {
+    let (drop_click_rate, lag_ms, seed) = (
+        args.drop_click_rate,
+        args.lag_ms.as_deref(),
+        args.fault_seed,
+    );
     if !(0.0..=1.0).contains(&drop_click_rate) {
         return Err(cli::Failure::input(format!(
             "--drop-click-rate {drop_click_rate} is not a share between 0 and 1"
@@ -262,10 +264,8 @@ fn main() {
             look,
             animation_ms,
             log,
-            drop_click_rate,
-            lag_ms,
-            fault_seed,
-        }) => table_faults(drop_click_rate, lag_ms.as_deref(), fault_seed).and_then(|faults| {
+            faults,
+        }) => table_faults(&faults).and_then(|faults| {
             cli::table::run_table(cli::table::TableArgs {
                 seed: deal.seed,
                 deck: deal.deck,
@@ -304,11 +304,9 @@ fn main() {
             calibrate_deck,
             profile,
             animation_ms,
-            drop_click_rate,
-            lag_ms,
-            fault_seed,
+            faults,
             json,
-        }) => table_faults(drop_click_rate, lag_ms.as_deref(), fault_seed).and_then(|faults| {
+        }) => table_faults(&faults).and_then(|faults| {
             cli::play::run(cli::play::PlayArgs {
                 window,
                 sim,
