@@ -6,6 +6,7 @@
 pub mod agent;
 pub mod cards;
 pub mod cli;
+pub mod panel;
 pub mod platform;
 pub mod pyramid;
 pub mod solver;

@@ -11,7 +11,7 @@ use solitaire_agent::cli;
     long_about = "Plays Pyramid Solitaire (Microsoft Solitaire Collection rules) by itself.\n\n\
 Decks are text: 52 cards written rank then suit (A23456789TJQK + cdhs, `10` also for ten), the 28 \
 pyramid cards row by row from the top, then the 24 stock cards from the top of the stock. Any layout \
-is accepted."
+is accepted.\n\nWith no subcommand it opens the control panel (a display is needed)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -122,6 +122,12 @@ cleared or has no solution, 3 when play stopped, 2 on bad input. Moving the mous
         /// Print the report as one JSON object
         #[arg(long)]
         json: bool,
+    },
+    /// Open the control panel (also what running with no subcommand does)
+    Panel {
+        /// Open the practice table beside the panel at once (when no game window is open)
+        #[arg(long)]
+        open_table: bool,
     },
     /// Print the 52 cards of a seeded deal (the deck `table --seed N` and `render --seed N` deal)
     Deal {
@@ -355,11 +361,10 @@ fn main() {
             files,
             threads: threads(t),
         }),
-        None => {
-            use clap::CommandFactory;
-            Cli::command().print_help().ok();
-            Ok(())
-        }
+        Some(Command::Panel { open_table }) => solitaire_agent::panel::run(open_table)
+            .map_err(|message| cli::Failure { message, status: 1 }),
+        None => solitaire_agent::panel::run(false)
+            .map_err(|message| cli::Failure { message, status: 1 }),
     };
     if let Err(failure) = result {
         eprintln!("solitaire-agent: {}", failure.message);

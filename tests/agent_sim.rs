@@ -3,7 +3,7 @@
 //! steps, or as no_solution; the table's log shows no illegal move and no click off a target; with
 //! dropped clicks and lag injected, every deal still ends cleared or stopped with a reason.
 
-use solitaire_agent::agent::play::{play, Cards, Options, Outcome};
+use solitaire_agent::agent::play::{play, Cards, LogLines, Options, Outcome};
 use solitaire_agent::agent::sim::SimTable;
 use solitaire_agent::cards::Deck;
 use solitaire_agent::cli::play::sim_templates;
@@ -25,7 +25,7 @@ fn run(seed: u64, faults: Faults) -> (solitaire_agent::agent::play::Report, Vec<
         Profile::practice_table(),
         Cards::Templates(matcher),
         Options::default(),
-        |_| {},
+        &mut LogLines(|_: &str| {}),
     );
     (report, game.events)
 }

@@ -12,6 +12,7 @@ use crate::solver;
 use crate::table::game::clicks_for;
 use crate::table::layout::Target;
 use crate::vision::calibrate::calibrate;
+use crate::vision::locate::Located;
 use crate::vision::reader::Reader;
 use crate::vision::recognize::{Board, Matcher, Seen};
 use image::RgbaImage;
@@ -71,6 +72,31 @@ pub enum Cards {
     CalibrateFrom(Deck),
 }
 
+/// Who watches the agent play (the panel, the command line): progress, pictures, and whether to go on.
+pub trait Watch {
+    /// A line for the log.
+    fn log(&mut self, _line: &str) {}
+    /// A still frame and what was read from it.
+    fn seen(&mut self, _frame: &RgbaImage, _board: Option<&Board>, _located: Option<&Located>) {}
+    /// The plan, when it is made or remade.
+    fn plan(&mut self, _steps: &[Step]) {}
+    /// How many steps of the plan are done.
+    fn progress(&mut self, _done: usize) {}
+    /// Asked before every action: Err stops play with that reason (pausing waits in here).
+    fn proceed(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// A watcher that only passes log lines to a function.
+pub struct LogLines<F: FnMut(&str)>(pub F);
+
+impl<F: FnMut(&str)> Watch for LogLines<F> {
+    fn log(&mut self, line: &str) {
+        (self.0)(line)
+    }
+}
+
 /// Why play stopped early.
 struct Stop(String);
 
@@ -89,7 +115,7 @@ struct Agent<'g, G: Game> {
     replans: usize,
     frame: RgbaImage,
     /// Progress lines for the caller.
-    log: Box<dyn FnMut(&str) + 'g>,
+    watch: &'g mut dyn Watch,
 }
 
 fn seen_matches(seen: Seen, want: Option<Card>) -> bool {
@@ -179,9 +205,18 @@ impl<'g, G: Game> Agent<'g, G> {
 
     fn read(&mut self) -> Result<Board, Stop> {
         let reader = self.reader.as_mut().expect("a reader");
-        reader
-            .read(&self.frame)
-            .map_err(|e| Stop(format!("cannot read the board: {e}")))
+        let result = reader.read(&self.frame);
+        let located = reader.located().cloned();
+        match result {
+            Ok(board) => {
+                self.watch.seen(&self.frame, Some(&board), located.as_ref());
+                Ok(board)
+            }
+            Err(e) => {
+                self.watch.seen(&self.frame, None, located.as_ref());
+                Err(Stop(format!("cannot read the board: {e}")))
+            }
+        }
     }
 
     fn point(&self, target: Target) -> Result<(i32, i32), Stop> {
@@ -206,6 +241,7 @@ impl<'g, G: Game> Agent<'g, G> {
     }
 
     fn click_at(&mut self, (x, y): (i32, i32)) -> Result<(), Stop> {
+        self.watch.proceed()?;
         self.game.click(x, y)?;
         self.clicks += 1;
         Ok(())
@@ -218,7 +254,7 @@ impl<'g, G: Game> Agent<'g, G> {
             if self.settle(true)? {
                 return Ok(());
             }
-            (self.log)(&format!(
+            self.watch.log(&format!(
                 "no change after a click (attempt {}), clicking again",
                 attempt + 1
             ));
@@ -258,7 +294,7 @@ pub fn play<'a, G: Game>(
     profile: crate::vision::profile::Profile,
     cards: Cards,
     options: Options,
-    log: impl FnMut(&str) + 'a,
+    watch: &'a mut dyn Watch,
 ) -> Report {
     let start = game.now_ms();
     let mut report = Report {
@@ -286,7 +322,7 @@ pub fn play<'a, G: Game>(
         clicks: 0,
         replans: 0,
         frame,
-        log: Box::new(log),
+        watch,
     };
     let outcome = run(&mut agent, cards, &mut report, start);
     report.clicks = agent.clicks;
@@ -324,7 +360,7 @@ fn run<G: Game>(
     let deck = Deck::from_cards(&all, Vec::new())
         .map_err(|e| Stop(format!("the cards read are not one deck: {e}")))?;
     // 3. Undo board, OK, and the deal must be back exactly.
-    (agent.log)("undo board");
+    agent.watch.log("undo board");
     agent.press_button("undo_board")?;
     agent.press_button("ok")?;
     let deal = State::deal(&deck);
@@ -342,7 +378,8 @@ fn run<G: Game>(
     let Some(mut plan) = solution.steps else {
         return Ok((Outcome::NoSolution, "this deal has no solution".into()));
     };
-    (agent.log)(&format!("solved: {} steps", plan.len()));
+    agent.watch.log(&format!("solved: {} steps", plan.len()));
+    agent.watch.plan(&plan);
     // 5. Play, checking every step.
     let play_start = agent.game.now_ms();
     let mut state = deal;
@@ -363,6 +400,7 @@ fn run<G: Game>(
                 state = expected;
                 report.steps += 1;
                 i += 1;
+                agent.watch.progress(i);
             }
             Some(diff) => {
                 // Another legal move happened (the user played, or a click landed elsewhere).
@@ -378,7 +416,7 @@ fn run<G: Game>(
                         "after {step} the board is not as expected: {diff}"
                     )));
                 };
-                (agent.log)(&format!(
+                agent.watch.log(&format!(
                     "unexpected position after {step} ({diff}); re-planning"
                 ));
                 agent.replans += 1;
@@ -391,6 +429,7 @@ fn run<G: Game>(
                     ));
                 };
                 plan = new_plan;
+                agent.watch.plan(&plan);
                 i = 0;
                 if state.is_cleared() {
                     break;
@@ -436,7 +475,7 @@ fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Ca
     let Seen::Card(mut top, _) = board.stock_top else {
         return Err(Stop("start from a fresh deal: the stock is empty".into()));
     };
-    (agent.log)("learning the stock");
+    agent.watch.log("learning the stock");
     let pyramid: [Card; 28] = pyramid.try_into().expect("28 cards");
     let mut partial = learning_state(&pyramid, &[]);
     for k in 0..24 {
@@ -478,7 +517,7 @@ fn learn_by_calibrating<G: Game>(
     agent: &mut Agent<G>,
     deck: &Deck,
 ) -> Result<([Card; 28], Vec<Card>), Stop> {
-    (agent.log)("calibrating: drawing through the stock");
+    agent.watch.log("calibrating: drawing through the stock");
     let cards = deck.cards();
     let pyramid: [Card; 28] = cards[..28].try_into().expect("28 cards");
     let mut frames = vec![agent.frame.clone()];
@@ -492,6 +531,7 @@ fn learn_by_calibrating<G: Game>(
         draw_at(agent, &partial, &located)?;
         partial.waste = vec![cards[28 + k]];
         frames.push(agent.frame.clone());
+        agent.watch.seen(&agent.frame, None, Some(&located));
     }
     let templates = calibrate(&frames, deck, &agent.profile, "session").map_err(Stop)?;
     agent.reader = Some(Reader::new(agent.profile.clone(), Matcher::new(&templates)));

@@ -4,7 +4,7 @@
 use super::table::{deal_source, load_theme};
 use super::{CliResult, Failure};
 use crate::agent::desktop::DesktopGame;
-use crate::agent::play::{play, Cards, Options, Outcome, Report};
+use crate::agent::play::{play, Cards, LogLines, Options, Outcome, Report};
 use crate::agent::sim::SimTable;
 use crate::cards::Deck;
 use crate::pyramid::state::State;
@@ -90,11 +90,11 @@ pub fn run(args: PlayArgs) -> CliResult {
         }
     };
     let verbose = !args.json;
-    let log = move |line: &str| {
+    let mut watch = LogLines(move |line: &str| {
         if verbose {
             eprintln!("play: {line}");
         }
-    };
+    });
     let report = if args.sim {
         let (source, deck) = deal_source(args.seed, args.deck.as_deref())?;
         let theme = load_theme(&args.theme)?;
@@ -107,14 +107,14 @@ pub fn run(args: PlayArgs) -> CliResult {
             args.size.1,
             args.scale,
         );
-        play(&mut game, profile, cards, Options::default(), log)
+        play(&mut game, profile, cards, Options::default(), &mut watch)
     } else {
         let title = args.window.clone().ok_or_else(|| {
             Failure::input("give --window TITLE (e.g. \"Pyramid Practice Table\") or --sim")
         })?;
         let cards = cards(None)?;
         let mut game = DesktopGame::open(&title).map_err(Failure::input)?;
-        play(&mut game, profile, cards, Options::default(), log)
+        play(&mut game, profile, cards, Options::default(), &mut watch)
     };
     print_report(&report, args.json);
     match report.result {

@@ -1,0 +1,382 @@
+//! The control panel (eframe): pick the game window (or open the practice table beside the panel),
+//! choose how the cards are learned, Play / Pause / Stop, and watch the live capture with what was
+//! read on each card, the plan and its progress, the timings and the log. The agent runs on its own
+//! thread; the panel only draws `Shared` and flips `Switches`.
+
+use crate::agent::desktop::DesktopGame;
+use crate::agent::play::{play, Cards, Options};
+use crate::cards::Deck;
+use crate::panel::shared::{PanelWatch, Shared, Switches};
+use crate::platform::window::{self, GAME_TITLES};
+use crate::vision::profile::Profile;
+use crate::vision::recognize::Matcher;
+use crate::vision::templates::Templates;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+
+/// How the agent learns the card pictures.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Learn {
+    /// The practice table the panel opened: its deal is known.
+    OpenedTable,
+    /// A deck file with the cards of the deal on screen.
+    DeckFile,
+    /// A template set made earlier.
+    TemplateSet,
+}
+
+pub struct PanelApp {
+    titles: Vec<String>,
+    title: String,
+    table_seed: u64,
+    opened_seed: Option<u64>,
+    learn: Learn,
+    deck_file: String,
+    template_set: String,
+    profile: String,
+    shared: Arc<Mutex<Shared>>,
+    switches: Arc<Switches>,
+    texture: Option<(u64, egui::TextureHandle)>,
+    message: String,
+}
+
+impl PanelApp {
+    pub fn new() -> PanelApp {
+        let mut app = PanelApp {
+            titles: Vec::new(),
+            title: String::new(),
+            table_seed: 1,
+            opened_seed: None,
+            learn: Learn::DeckFile,
+            deck_file: String::new(),
+            template_set: String::new(),
+            profile: "practice-table".into(),
+            shared: Arc::new(Mutex::new(Shared::default())),
+            switches: Arc::new(Switches::default()),
+            texture: None,
+            message: String::new(),
+        };
+        app.refresh_titles();
+        app
+    }
+
+    fn refresh_titles(&mut self) {
+        match window::titles() {
+            Ok(mut t) => {
+                t.retain(|s| !s.is_empty() && s != super::TITLE);
+                t.sort();
+                t.dedup();
+                if let Some(game) = GAME_TITLES.iter().find(|g| t.iter().any(|s| s == *g)) {
+                    if self.title.is_empty() {
+                        self.title = game.to_string();
+                        self.profile = if *game == "Pyramid Practice Table" {
+                            "practice-table"
+                        } else {
+                            "msc"
+                        }
+                        .into();
+                    }
+                }
+                self.titles = t;
+            }
+            Err(e) => self.message = e,
+        }
+    }
+
+    /// Whether a known game window is open.
+    pub fn has_game_window(&self) -> bool {
+        GAME_TITLES
+            .iter()
+            .any(|g| self.titles.iter().any(|t| t == g))
+    }
+
+    /// Opens the practice table with the chosen deal; its cards are then known for calibration.
+    pub fn open_table(&mut self) {
+        let exe = std::env::current_exe().unwrap_or_else(|_| "solitaire-agent".into());
+        match std::process::Command::new(exe)
+            .args(["table", "--seed", &self.table_seed.to_string()])
+            .spawn()
+        {
+            Ok(_) => {
+                self.opened_seed = Some(self.table_seed);
+                if !self.titles.iter().any(|t| t == "Pyramid Practice Table") {
+                    self.titles.push("Pyramid Practice Table".into());
+                }
+                self.learn = Learn::OpenedTable;
+                self.title = "Pyramid Practice Table".into();
+                self.profile = "practice-table".into();
+                self.message = format!("opened the practice table with deal {}", self.table_seed);
+            }
+            Err(e) => self.message = format!("cannot open the practice table: {e}"),
+        }
+    }
+
+    fn cards(&self) -> Result<Cards, String> {
+        match self.learn {
+            Learn::OpenedTable => {
+                let seed = self.opened_seed.ok_or("open the practice table first")?;
+                Ok(Cards::CalibrateFrom(Deck::shuffled(seed)))
+            }
+            Learn::DeckFile => {
+                let text = std::fs::read_to_string(&self.deck_file)
+                    .map_err(|e| format!("{}: {e}", self.deck_file))?;
+                let deck = Deck::parse(&text).map_err(|e| format!("{}: {e}", self.deck_file))?;
+                Ok(Cards::CalibrateFrom(deck))
+            }
+            Learn::TemplateSet => {
+                let t = Templates::load(&self.template_set)?;
+                Ok(Cards::Templates(Matcher::new(&t)))
+            }
+        }
+    }
+
+    fn start(&mut self, ctx: &egui::Context) {
+        let cards = match self.cards() {
+            Ok(c) => c,
+            Err(e) => return self.message = e,
+        };
+        let profile = match Profile::load(&self.profile) {
+            Ok(p) => p,
+            Err(e) => return self.message = e,
+        };
+        let title = self.title.clone();
+        self.switches.stop.store(false, Ordering::Relaxed);
+        self.switches.pause.store(false, Ordering::Relaxed);
+        {
+            let mut s = self.shared.lock().expect("shared");
+            *s = Shared::default();
+            s.running = true;
+        }
+        let shared = self.shared.clone();
+        let switches = self.switches.clone();
+        let wake_ctx = ctx.clone();
+        std::thread::spawn(move || {
+            let mut watch = PanelWatch {
+                shared: shared.clone(),
+                switches,
+                wake: Box::new(move || wake_ctx.request_repaint()),
+            };
+            let report = match DesktopGame::open(&title) {
+                Ok(mut game) => play(&mut game, profile, cards, Options::default(), &mut watch),
+                Err(e) => {
+                    let mut s = shared.lock().expect("shared");
+                    s.log.push(e);
+                    s.running = false;
+                    return;
+                }
+            };
+            let mut s = shared.lock().expect("shared");
+            s.log
+                .push(format!("{:?}: {}", report.result, report.reason));
+            s.report = Some(report);
+            s.running = false;
+        });
+    }
+
+    fn controls(&mut self, ui: &mut egui::Ui) {
+        ui.heading("solitaire-agent");
+        ui.label("Plays Pyramid Board challenges by itself.");
+        ui.separator();
+        ui.label("Game window");
+        ui.horizontal(|ui| {
+            egui::ComboBox::from_id_salt("window")
+                .selected_text(if self.title.is_empty() {
+                    "(none)"
+                } else {
+                    &self.title
+                })
+                .show_ui(ui, |ui| {
+                    for t in self.titles.clone() {
+                        ui.selectable_value(&mut self.title, t.clone(), t);
+                    }
+                });
+            if ui.button("Refresh").clicked() {
+                self.refresh_titles();
+            }
+        });
+        if !self.has_game_window() {
+            ui.label("No Solitaire window found.");
+        }
+        ui.horizontal(|ui| {
+            if ui.button("Open the practice table").clicked() {
+                self.open_table();
+            }
+            ui.label("deal");
+            ui.add(egui::DragValue::new(&mut self.table_seed).range(1..=u64::MAX / 2));
+        });
+        ui.horizontal(|ui| {
+            ui.label("Layout");
+            ui.selectable_value(
+                &mut self.profile,
+                "practice-table".to_string(),
+                "practice table",
+            );
+            ui.selectable_value(&mut self.profile, "msc".to_string(), "MSC");
+        });
+        ui.separator();
+        ui.label("Cards");
+        if self.opened_seed.is_some() {
+            ui.radio_value(
+                &mut self.learn,
+                Learn::OpenedTable,
+                "calibrate from the table I opened",
+            );
+        }
+        ui.radio_value(
+            &mut self.learn,
+            Learn::DeckFile,
+            "calibrate from this deal, cards in a deck file:",
+        );
+        ui.text_edit_singleline(&mut self.deck_file);
+        ui.radio_value(&mut self.learn, Learn::TemplateSet, "use a template set:");
+        ui.text_edit_singleline(&mut self.template_set);
+        ui.separator();
+        let running = self.shared.lock().map(|s| s.running).unwrap_or(false);
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(
+                    !running && !self.title.is_empty(),
+                    egui::Button::new("Play"),
+                )
+                .clicked()
+            {
+                let ctx = ui.ctx().clone();
+                self.start(&ctx);
+            }
+            let paused = self.switches.pause.load(Ordering::Relaxed);
+            if ui
+                .add_enabled(
+                    running,
+                    egui::Button::new(if paused { "Resume" } else { "Pause" }),
+                )
+                .clicked()
+            {
+                self.switches.pause.store(!paused, Ordering::Relaxed);
+            }
+            if ui.add_enabled(running, egui::Button::new("Stop")).clicked() {
+                self.switches.stop.store(true, Ordering::Relaxed);
+            }
+        });
+        ui.label("Moving the mouse over the game also stops play.");
+        if !self.message.is_empty() {
+            ui.colored_label(egui::Color32::from_rgb(200, 120, 0), &self.message);
+        }
+        ui.separator();
+        let s = self.shared.lock().expect("shared");
+        let total = s.plan.len().max(1);
+        ui.add(
+            egui::ProgressBar::new(s.done as f32 / total as f32).text(format!(
+                "{} / {} steps",
+                s.done,
+                s.plan.len()
+            )),
+        );
+        if let Some(r) = &s.report {
+            ui.label(format!(
+                "{:?}: {} — {} steps, {} clicks, {} re-plans; reveal {} ms, solve {} ms, play {} ms",
+                r.result, r.reason, r.steps, r.clicks, r.replans, r.reveal_ms, r.solve_ms, r.play_ms
+            ));
+        }
+        ui.label("Plan");
+        egui::ScrollArea::vertical()
+            .id_salt("plan")
+            .max_height(140.0)
+            .show(ui, |ui| {
+                for (i, step) in s.plan.iter().enumerate() {
+                    let text = format!("{:>3}. {step}", i + 1);
+                    if i == s.done {
+                        ui.colored_label(egui::Color32::YELLOW, text);
+                    } else {
+                        ui.label(text);
+                    }
+                }
+            });
+        ui.label("Log");
+        egui::ScrollArea::vertical()
+            .id_salt("log")
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                for line in &s.log {
+                    ui.label(line);
+                }
+            });
+    }
+
+    fn capture_view(&mut self, ui: &mut egui::Ui) {
+        let s = self.shared.lock().expect("shared");
+        let Some(frame) = &s.frame else {
+            ui.centered_and_justified(|ui| ui.label("The capture shows here once play starts."));
+            return;
+        };
+        if self
+            .texture
+            .as_ref()
+            .is_none_or(|(v, _)| *v != s.frame_version)
+        {
+            let image = egui::ColorImage::from_rgba_unmultiplied(
+                [frame.width() as usize, frame.height() as usize],
+                frame.as_raw(),
+            );
+            let handle = ui
+                .ctx()
+                .load_texture("capture", image, egui::TextureOptions::LINEAR);
+            self.texture = Some((s.frame_version, handle));
+        }
+        let (_, texture) = self.texture.as_ref().expect("texture");
+        let avail = ui.available_size();
+        let scale = (avail.x / frame.width() as f32).min(avail.y / frame.height() as f32);
+        let size = egui::vec2(frame.width() as f32 * scale, frame.height() as f32 * scale);
+        let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+        let painter = ui.painter_at(rect);
+        painter.image(
+            texture.id(),
+            rect,
+            egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+            egui::Color32::WHITE,
+        );
+        for m in &s.marks {
+            let r = egui::Rect::from_min_size(
+                rect.min + egui::vec2(m.rect.x as f32 * scale, m.rect.y as f32 * scale),
+                egui::vec2(
+                    m.rect.w as f32 * scale,
+                    14.0f32.max(m.rect.h as f32 * scale * 0.25),
+                ),
+            );
+            let colour = if m.text == "?" {
+                egui::Color32::RED
+            } else if m.confidence >= 0.8 {
+                egui::Color32::from_rgb(40, 200, 60)
+            } else {
+                egui::Color32::from_rgb(230, 150, 0)
+            };
+            painter.rect_stroke(
+                r,
+                2.0,
+                egui::Stroke::new(2.0, colour),
+                egui::StrokeKind::Inside,
+            );
+            painter.text(
+                r.left_top() + egui::vec2(2.0, 1.0),
+                egui::Align2::LEFT_TOP,
+                format!("{} {:.2}", m.text, m.confidence),
+                egui::FontId::proportional(12.0),
+                colour,
+            );
+        }
+    }
+}
+
+impl Default for PanelApp {
+    fn default() -> PanelApp {
+        PanelApp::new()
+    }
+}
+
+impl eframe::App for PanelApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        egui::Panel::left("controls")
+            .default_size(330.0)
+            .show(ui, |ui| self.controls(ui));
+        egui::CentralPanel::default().show(ui, |ui| self.capture_view(ui));
+    }
+}

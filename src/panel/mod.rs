@@ -1,0 +1,27 @@
+//! The egui control panel that `solitaire-agent` (and `cargo run --release`) opens: state shared
+//! with the agent's thread (`shared`) apart from drawing (`app`).
+
+pub mod app;
+pub mod shared;
+
+/// The panel window's title.
+pub const TITLE: &str = "solitaire-agent";
+
+/// Opens the panel and runs until it is closed; with `open_table`, the practice table opens beside
+/// it when no game window is open.
+pub fn run(open_table: bool) -> Result<(), String> {
+    let viewport = egui::ViewportBuilder::default()
+        .with_title(TITLE)
+        .with_inner_size([1100.0, 720.0])
+        .with_min_inner_size([640.0, 420.0]);
+    let options = eframe::NativeOptions {
+        viewport,
+        ..Default::default()
+    };
+    let mut app = app::PanelApp::new();
+    if open_table && !app.has_game_window() {
+        app.open_table();
+    }
+    eframe::run_native(TITLE, options, Box::new(|_cc| Ok(Box::new(app))))
+        .map_err(|e| format!("cannot open the panel (is there a display?): {e}"))
+}
