@@ -1,0 +1,120 @@
+//! The control panel: its shared state filled by the agent playing the practice table in-process
+//! (no display), Stop obeyed at once; and under Xvfb, `panel --open-table` opens the panel with the
+//! practice table beside it.
+
+mod common;
+
+use common::desktop::{wait_for, Desktop};
+use solitaire_agent::agent::play::{play, Cards, Options, Outcome};
+use solitaire_agent::agent::sim::SimTable;
+use solitaire_agent::cli::play::sim_templates;
+use solitaire_agent::panel::shared::{PanelWatch, Shared, Switches};
+use solitaire_agent::platform::window;
+use solitaire_agent::table::game::{Faults, Table};
+use solitaire_agent::table::render::Renderer;
+use solitaire_agent::table::theme::Theme;
+use solitaire_agent::vision::profile::Profile;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+
+fn sim(seed: u64) -> SimTable {
+    let table = Table::seeded(seed, 300, Faults::default());
+    SimTable::new(table, Renderer::new(Theme::built_in()), 1200, 760, 1.0)
+}
+
+#[test]
+fn the_panel_state_follows_the_game() {
+    let shared = Arc::new(Mutex::new(Shared::default()));
+    let switches = Arc::new(Switches::default());
+    let mut watch = PanelWatch {
+        shared: shared.clone(),
+        switches: switches.clone(),
+        wake: Box::new(|| {}),
+    };
+    let matcher = sim_templates(Theme::built_in(), (1200, 760), 1.0).unwrap();
+    let mut game = sim(2);
+    let report = play(
+        &mut game,
+        Profile::practice_table(),
+        Cards::Templates(matcher),
+        Options::default(),
+        &mut watch,
+    );
+    assert_eq!(report.result, Outcome::Cleared, "{}", report.reason);
+    let s = shared.lock().unwrap();
+    assert_eq!(s.plan.len(), report.steps);
+    assert_eq!(s.done, report.steps);
+    assert!(s.frame.is_some() && s.frame_version > 24);
+    assert!(s.log.iter().any(|l| l.contains("solved")), "{:?}", s.log);
+    // The last reading marks what is on the table: the stock and waste cards that are left.
+    assert!(s.marks.iter().all(|m| m.text != "?"));
+}
+
+#[test]
+fn stop_ends_play_before_the_next_click() {
+    let shared = Arc::new(Mutex::new(Shared::default()));
+    let switches = Arc::new(Switches::default());
+    switches.stop.store(true, Ordering::Relaxed);
+    let mut watch = PanelWatch {
+        shared,
+        switches,
+        wake: Box::new(|| {}),
+    };
+    let matcher = sim_templates(Theme::built_in(), (1200, 760), 1.0).unwrap();
+    let mut game = sim(2);
+    let report = play(
+        &mut game,
+        Profile::practice_table(),
+        Cards::Templates(matcher),
+        Options::default(),
+        &mut watch,
+    );
+    assert_eq!(report.result, Outcome::Stopped);
+    assert_eq!(report.clicks, 0);
+    assert!(
+        report.reason.contains("stopped by the user"),
+        "{}",
+        report.reason
+    );
+}
+
+fn panel_window() -> Option<window::FoundWindow> {
+    window::find("solitaire-agent")
+        .ok()
+        .filter(|w| w.title == "solitaire-agent")
+}
+
+#[test]
+fn panel_draws_and_opens_the_practice_table() {
+    {
+        let mut desktop = Desktop::start(1280, 800);
+        desktop.enter();
+        let mut cmd = desktop.command(env!("CARGO_BIN_EXE_solitaire-agent"));
+        cmd.stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        desktop.spawn(cmd);
+        let panel = wait_for(20, "the panel window", panel_window);
+        assert!(panel.width >= 640 && panel.height >= 420);
+        // It draws something: not a black or blank window.
+        wait_for(10, "a drawn panel", || {
+            let img = panel_window()?.capture().ok()?;
+            let first = *img.get_pixel(0, 0);
+            img.pixels().any(|p| *p != first).then_some(())
+        });
+        assert!(
+            window::find("Pyramid Practice Table").is_err(),
+            "no table unless asked"
+        );
+    }
+    let mut desktop = Desktop::start(1280, 800);
+    desktop.enter();
+    let mut cmd = desktop.command(env!("CARGO_BIN_EXE_solitaire-agent"));
+    cmd.args(["panel", "--open-table"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    desktop.spawn(cmd);
+    wait_for(20, "the panel window", panel_window);
+    wait_for(20, "the practice table", || {
+        window::find("Pyramid Practice Table").ok()
+    });
+}
