@@ -104,7 +104,8 @@ cleared or has no solution, 3 when play stopped, 2 on bad input. Moving the mous
         deal: DealArgs,
         #[command(flatten)]
         look: LookArgs,
-        /// Card templates made by `calibrate` (--sim calibrates on its own when none are given)
+        /// Card templates made by `calibrate` (--sim calibrates on its own when none are given);
+        /// with --calibrate-deck, where to save the new set
         #[arg(long, value_name = "NAME|DIR")]
         templates: Option<String>,
         /// Calibrate first from the deal on screen, whose cards this deck file gives

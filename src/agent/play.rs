@@ -68,8 +68,9 @@ impl Default for Options {
 pub enum Cards {
     /// A template set made earlier.
     Templates(Matcher),
-    /// Calibrate from this game's deal, whose cards are given, while learning the stock.
-    CalibrateFrom(Deck),
+    /// Calibrate from this game's deal, whose cards are given, while learning the stock; and save
+    /// the template set in the folder, when one is given.
+    CalibrateFrom(Deck, Option<std::path::PathBuf>),
 }
 
 /// Who watches the agent play (the panel, the command line): progress, pictures, and whether to go on.
@@ -353,7 +354,7 @@ fn run<G: Game>(
             agent.reader = Some(Reader::new(agent.profile.clone(), matcher));
             learn_by_reading(agent)?
         }
-        Cards::CalibrateFrom(deck) => learn_by_calibrating(agent, &deck)?,
+        Cards::CalibrateFrom(deck, save) => learn_by_calibrating(agent, &deck, save.as_deref())?,
     };
     let mut all: Vec<Card> = pyramid.to_vec();
     all.extend(&stock);
@@ -516,6 +517,7 @@ fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Ca
 fn learn_by_calibrating<G: Game>(
     agent: &mut Agent<G>,
     deck: &Deck,
+    save: Option<&std::path::Path>,
 ) -> Result<([Card; 28], Vec<Card>), Stop> {
     agent.watch.log("calibrating: drawing through the stock");
     let cards = deck.cards();
@@ -533,7 +535,16 @@ fn learn_by_calibrating<G: Game>(
         frames.push(agent.frame.clone());
         agent.watch.seen(&agent.frame, None, Some(&located));
     }
-    let templates = calibrate(&frames, deck, &agent.profile, "session").map_err(Stop)?;
+    let name = save
+        .and_then(|p| p.file_name())
+        .map_or("session".to_string(), |n| n.to_string_lossy().into_owned());
+    let templates = calibrate(&frames, deck, &agent.profile, &name).map_err(Stop)?;
+    if let Some(dir) = save {
+        templates.save(dir).map_err(Stop)?;
+        agent
+            .watch
+            .log(&format!("saved the card templates in {}", dir.display()));
+    }
     agent.reader = Some(Reader::new(agent.profile.clone(), Matcher::new(&templates)));
     // Make the reader locate the table now.
     let _ = agent.read();

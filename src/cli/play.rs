@@ -74,7 +74,8 @@ pub fn run(args: PlayArgs) -> CliResult {
         if let Some(file) = &args.calibrate_deck {
             let text = super::decks::read_text(file)?;
             let deck = Deck::parse(&text).map_err(|e| Failure::input(format!("{file}: {e}")))?;
-            return Ok(Cards::CalibrateFrom(deck));
+            let save = args.templates.as_deref().map(Templates::resolve);
+            return Ok(Cards::CalibrateFrom(deck, save));
         }
         if let Some(name) = &args.templates {
             let t = Templates::load(name).map_err(Failure::input)?;

@@ -115,13 +115,13 @@ impl PanelApp {
         match self.learn {
             Learn::OpenedTable => {
                 let seed = self.opened_seed.ok_or("open the practice table first")?;
-                Ok(Cards::CalibrateFrom(Deck::shuffled(seed)))
+                Ok(Cards::CalibrateFrom(Deck::shuffled(seed), None))
             }
             Learn::DeckFile => {
                 let text = std::fs::read_to_string(&self.deck_file)
                     .map_err(|e| format!("{}: {e}", self.deck_file))?;
                 let deck = Deck::parse(&text).map_err(|e| format!("{}: {e}", self.deck_file))?;
-                Ok(Cards::CalibrateFrom(deck))
+                Ok(Cards::CalibrateFrom(deck, None))
             }
             Learn::TemplateSet => {
                 let t = Templates::load(&self.template_set)?;
