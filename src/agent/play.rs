@@ -45,6 +45,8 @@ pub struct Report {
 pub struct Options {
     /// Time between captures while waiting.
     pub poll_ms: u64,
+    /// The least time the picture must stay the same, after changing, to count as still.
+    pub still_ms: u64,
     /// How long a click may take to change the picture before it counts as dropped.
     pub change_timeout_ms: u64,
     /// How long the picture may keep changing before the agent gives up.
@@ -57,6 +59,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             poll_ms: 16,
+            still_ms: 16,
             change_timeout_ms: 2500,
             settle_timeout_ms: 10_000,
             retries: 3,
@@ -182,14 +185,31 @@ impl<'g, G: Game> Agent<'g, G> {
         let before = self.frame.clone();
         let mut prev = self.capture()?;
         let mut changed = prev != before;
+        // A game that repaints slowly shows the same picture twice in the middle of a move: the
+        // picture must stay the same longer than the longest pause seen between its changes (and
+        // at least `still_ms` once it has changed).
+        let mut same_since = self.game.now_ms();
+        let mut longest_pause = 0;
         loop {
             self.game.sleep_ms(self.options.poll_ms);
             let f = self.capture()?;
-            let elapsed = self.game.now_ms() - start;
+            let now = self.game.now_ms();
+            let elapsed = now - start;
             if f != before {
                 changed = true;
             }
-            if (changed || !expect_change) && f == prev {
+            if f != prev {
+                if changed && f != before {
+                    longest_pause = longest_pause.max(now - same_since);
+                }
+                same_since = now;
+            }
+            let hold = if changed {
+                (longest_pause + longest_pause / 2).max(self.options.still_ms)
+            } else {
+                self.options.poll_ms
+            };
+            if (changed || !expect_change) && f == prev && now - same_since >= hold {
                 self.frame = f;
                 return Ok(changed);
             }
