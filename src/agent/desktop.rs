@@ -32,7 +32,15 @@ impl Screen for DesktopGame {
         if self.window.refresh().is_err() {
             self.window = window::find(&self.title)?;
         }
-        self.window.capture()
+        match self.window.capture() {
+            Ok(image) => Ok(image),
+            // The window may have just moved or been re-created: look it up once more.
+            Err(_) => {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                self.window = window::find(&self.title)?;
+                self.window.capture()
+            }
+        }
     }
 }
 
