@@ -253,17 +253,7 @@ impl<'g, G: Game> Agent<'g, G> {
         let l = reader
             .located()
             .ok_or_else(|| Stop("the table was not located".into()))?;
-        let strip = self.profile.row_step * l.card_w;
-        let centre = |r: crate::table::layout::Rect| (r.x + r.w / 2, r.y + r.h / 2);
-        Ok(match target {
-            Target::Pyramid(p) => {
-                let r = l.slots[p.index()];
-                (r.x + r.w / 2, r.y + (strip / 2.0) as i32)
-            }
-            Target::Stock => centre(l.stock),
-            Target::Waste => centre(l.waste),
-            other => return Err(Stop(format!("no place to click for {other:?}"))),
-        })
+        click_point(l, self.profile.row_step, target)
     }
 
     fn click_at(&mut self, (x, y): (i32, i32)) -> Result<(), Stop> {
@@ -503,7 +493,7 @@ fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Ca
     };
     agent.watch.log("learning the stock");
     let pyramid: [Card; 28] = pyramid.try_into().expect("28 cards");
-    let mut partial = learning_state(&pyramid, &[]);
+    let mut partial = learning_state(&pyramid);
     for k in 0..24 {
         stock.push(top);
         partial.stock = vec![top];
@@ -548,7 +538,7 @@ fn learn_by_calibrating<G: Game>(
     let cards = deck.cards();
     let pyramid: [Card; 28] = cards[..28].try_into().expect("28 cards");
     let mut frames = vec![agent.frame.clone()];
-    let mut partial = learning_state(&pyramid, &[]);
+    let mut partial = learning_state(&pyramid);
     // Locate first so that clicks have places.
     let e = crate::vision::edges::Edges::new(&agent.frame);
     let located = crate::vision::locate::locate(&agent.frame, &e, &agent.profile, None)
@@ -578,10 +568,10 @@ fn learn_by_calibrating<G: Game>(
 
 /// A position with the pyramid of the deal and only what the agent knows of stock and waste, for
 /// choosing the clicks of a draw.
-fn learning_state(pyramid: &[Card; 28], stock: &[Card]) -> State {
+fn learning_state(pyramid: &[Card; 28]) -> State {
     State {
         pyramid: pyramid.map(Some),
-        stock: stock.to_vec(),
+        stock: Vec::new(),
         waste: Vec::new(),
         recycles: 0,
     }
@@ -591,29 +581,25 @@ fn draw<G: Game>(agent: &mut Agent<G>, state: &State) -> Result<(), Stop> {
     agent.do_step(state, Step::Draw)
 }
 
-fn draw_at<G: Game>(
-    agent: &mut Agent<G>,
-    state: &State,
-    located: &crate::vision::locate::Located,
-) -> Result<(), Stop> {
-    let strip = agent.profile.row_step * located.card_w;
+fn draw_at<G: Game>(agent: &mut Agent<G>, state: &State, located: &Located) -> Result<(), Stop> {
     for target in clicks_for(state, Step::Draw) {
-        let point = match target {
-            Target::Pyramid(p) => {
-                let r = located.slots[p.index()];
-                (r.x + r.w / 2, r.y + (strip / 2.0) as i32)
-            }
-            Target::Stock => (
-                located.stock.x + located.stock.w / 2,
-                located.stock.y + located.stock.h / 2,
-            ),
-            Target::Waste => (
-                located.waste.x + located.waste.w / 2,
-                located.waste.y + located.waste.h / 2,
-            ),
-            _ => return Err(Stop("no way to draw".into())),
-        };
+        let point = click_point(located, agent.profile.row_step, target)?;
         agent.click_until_change(point)?;
     }
     Ok(())
+}
+
+/// Where to click `target` on a located table: the middle of a pyramid card's visible strip, the
+/// middle of a pile.
+fn click_point(l: &Located, row_step: f32, target: Target) -> Result<(i32, i32), Stop> {
+    let centre = |r: crate::table::layout::Rect| (r.x + r.w / 2, r.y + r.h / 2);
+    Ok(match target {
+        Target::Pyramid(p) => {
+            let r = l.slots[p.index()];
+            (r.x + r.w / 2, r.y + (row_step * l.card_w / 2.0) as i32)
+        }
+        Target::Stock => centre(l.stock),
+        Target::Waste => centre(l.waste),
+        other => return Err(Stop(format!("no place to click for {other:?}"))),
+    })
 }
