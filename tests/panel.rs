@@ -5,7 +5,7 @@
 mod common;
 
 use common::desktop::{wait_for, Desktop};
-use solitaire_agent::agent::play::{play, Cards, Options, Outcome};
+use solitaire_agent::agent::play::{play, Cards, Options, Outcome, Report};
 use solitaire_agent::agent::sim::SimTable;
 use solitaire_agent::cli::play::sim_templates;
 use solitaire_agent::panel::shared::{PanelWatch, Shared, Switches};
@@ -22,24 +22,28 @@ fn sim(seed: u64) -> SimTable {
     SimTable::new(table, Renderer::new(Theme::built_in()), 1200, 760, 1.0)
 }
 
-#[test]
-fn the_panel_state_follows_the_game() {
-    let shared = Arc::new(Mutex::new(Shared::default()));
-    let switches = Arc::new(Switches::default());
+/// Plays deal 2 in-process while the panel's watcher records it.
+fn play_watched(shared: Arc<Mutex<Shared>>, switches: Arc<Switches>) -> Report {
     let mut watch = PanelWatch {
-        shared: shared.clone(),
-        switches: switches.clone(),
+        shared,
+        switches,
         wake: Box::new(|| {}),
     };
     let matcher = sim_templates(Theme::built_in(), (1200, 760), 1.0).unwrap();
     let mut game = sim(2);
-    let report = play(
+    play(
         &mut game,
         Profile::practice_table(),
         Cards::Templates(matcher),
         Options::default(),
         &mut watch,
-    );
+    )
+}
+
+#[test]
+fn the_panel_state_follows_the_game() {
+    let shared = Arc::new(Mutex::new(Shared::default()));
+    let report = play_watched(shared.clone(), Arc::new(Switches::default()));
     assert_eq!(report.result, Outcome::Cleared, "{}", report.reason);
     let s = shared.lock().unwrap();
     assert_eq!(s.plan.len(), report.steps);
@@ -55,20 +59,7 @@ fn stop_ends_play_before_the_next_click() {
     let shared = Arc::new(Mutex::new(Shared::default()));
     let switches = Arc::new(Switches::default());
     switches.stop.store(true, Ordering::Relaxed);
-    let mut watch = PanelWatch {
-        shared,
-        switches,
-        wake: Box::new(|| {}),
-    };
-    let matcher = sim_templates(Theme::built_in(), (1200, 760), 1.0).unwrap();
-    let mut game = sim(2);
-    let report = play(
-        &mut game,
-        Profile::practice_table(),
-        Cards::Templates(matcher),
-        Options::default(),
-        &mut watch,
-    );
+    let report = play_watched(shared, switches);
     assert_eq!(report.result, Outcome::Stopped);
     assert_eq!(report.clicks, 0);
     assert!(

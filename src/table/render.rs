@@ -13,6 +13,7 @@ const FELT_CENTRE: [f32; 3] = [46.0, 128.0, 70.0];
 const FELT_EDGE: [f32; 3] = [18.0, 78.0, 42.0];
 const BAR: Rgba = Rgba(24, 44, 32, 255);
 const BUTTON: Rgba = Rgba(222, 228, 222, 255);
+const DIALOG_BUTTON: Rgba = Rgba(200, 214, 204, 255);
 const BUTTON_TEXT: Rgba = Rgba(28, 36, 30, 255);
 const STATUS_TEXT: Rgba = Rgba(235, 240, 235, 255);
 const OUTLINE: Rgba = Rgba(120, 180, 135, 255);
@@ -175,12 +176,12 @@ fn draw_toolbar(pm: &mut Pixmap, layout: &Layout) {
         .iter()
         .zip(BUTTON_LABELS)
     {
-        button(pm, *rect, label, layout);
+        button(pm, *rect, label, layout, BUTTON, false);
     }
 }
 
-fn button(pm: &mut Pixmap, rect: Rect, label: &str, layout: &Layout) {
-    let r = rect;
+/// A rounded button filled with `fill` (outlined when `outline`), its label centred.
+fn button(pm: &mut Pixmap, r: Rect, label: &str, layout: &Layout, fill: Rgba, outline: bool) {
     if let Some(path) = paint::rounded_rect(
         r.x as f32,
         r.y as f32,
@@ -188,7 +189,10 @@ fn button(pm: &mut Pixmap, rect: Rect, label: &str, layout: &Layout) {
         r.h as f32,
         4.0 * layout.ui,
     ) {
-        paint::fill_path(pm, &path, BUTTON);
+        paint::fill_path(pm, &path, fill);
+        if outline {
+            paint::stroke_path(pm, &path, BAR, 1.0);
+        }
     }
     centred_label(pm, r, label, layout.text_px);
 }
@@ -289,18 +293,7 @@ fn draw_dialog(pm: &mut Pixmap, layout: &Layout) {
         BUTTON_TEXT,
     );
     for (rect, label) in [(layout.ok, "OK"), (layout.cancel, "CANCEL")] {
-        let r = rect;
-        if let Some(path) = paint::rounded_rect(
-            r.x as f32,
-            r.y as f32,
-            r.w as f32,
-            r.h as f32,
-            4.0 * layout.ui,
-        ) {
-            paint::fill_path(pm, &path, Rgba(200, 214, 204, 255));
-            paint::stroke_path(pm, &path, BAR, 1.0);
-        }
-        centred_label(pm, r, label, px);
+        button(pm, rect, label, layout, DIALOG_BUTTON, true);
     }
 }
 
