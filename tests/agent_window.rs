@@ -3,12 +3,16 @@
 //! (saving the templates), then plays ten more seeded deals with them: learn the stock, Undo board,
 //! solve, play. The table's own event log must show every solvable deal cleared (built-in cards), no
 //! illegal move, no click off a target, and exactly the clicks the agent reports.
+//!
+//! Then trouble, on four more deals: dropped clicks and lag with the window moved twice mid-game
+//! (cleared), another window dragged over the table for 3 s (the agent waits, clicks nothing into
+//! it, and clears the deal), Esc pressed and the mouse taken (stopped at once, with the reason).
 
 mod common;
 
 use common::desktop::{wait_for, Desktop};
 use solitaire_agent::platform::window;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 fn events(path: &PathBuf) -> Vec<serde_json::Value> {
@@ -27,11 +31,12 @@ struct Look {
     screen: (u32, u32),
 }
 
-fn open_table(desktop: &mut Desktop, look: &Look, seed: u64, log: &PathBuf) -> u32 {
+fn open_table(desktop: &mut Desktop, look: &Look, seed: u64, log: &PathBuf, extra: &[&str]) -> u32 {
     let agent = env!("CARGO_BIN_EXE_solitaire-agent");
     let mut table = desktop.command(agent);
     table
         .args(["table", "--seed", &seed.to_string(), "--theme", look.theme])
+        .args(extra)
         .args([
             "--size",
             look.size,
@@ -65,12 +70,26 @@ fn close_table(pid: u32) {
 
 /// Runs `play --window` with extra arguments; returns its JSON report.
 fn play(desktop: &Desktop, extra: &[&str]) -> serde_json::Value {
-    let output = desktop
+    play_meanwhile(desktop, extra, |_| {})
+}
+
+/// Runs `play --window` with extra arguments and `meanwhile` on this thread while it plays;
+/// returns its JSON report.
+fn play_meanwhile(
+    desktop: &Desktop,
+    extra: &[&str],
+    meanwhile: impl FnOnce(&mut dyn FnMut() -> bool),
+) -> serde_json::Value {
+    let mut child = desktop
         .command(env!("CARGO_BIN_EXE_solitaire-agent"))
         .args(["play", "--window", "Pyramid Practice Table", "--json"])
         .args(extra)
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
+    meanwhile(&mut || child.try_wait().is_ok_and(|status| status.is_none()));
+    let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     serde_json::from_str(stdout.trim()).unwrap_or_else(|_| {
         panic!(
@@ -134,9 +153,14 @@ fn solvable(seed: u64) -> bool {
         .is_some()
 }
 
-/// Calibrates on a first deal (saving the templates), then plays each of `seeds` on a fresh table.
-/// Returns how many of all the deals were cleared.
-fn calibrate_then_play(look: &Look, first: u64, seeds: &[u64]) -> usize {
+/// Calibrates on a first deal (saving the templates), then plays each of `seeds` on a fresh table,
+/// then runs `more` with the desktop and the templates. Returns how many of the deals were cleared.
+fn calibrate_then_play(
+    look: &Look,
+    first: u64,
+    seeds: &[u64],
+    more: impl FnOnce(&mut Desktop, &PathBuf, &PathBuf),
+) -> usize {
     let theme = look.theme;
     let mut desktop = Desktop::start(look.screen.0, look.screen.1);
     desktop.enter();
@@ -152,7 +176,7 @@ fn calibrate_then_play(look: &Look, first: u64, seeds: &[u64]) -> usize {
         .unwrap();
     std::fs::write(&deck, &out.stdout).unwrap();
     let log = dir.join("first.jsonl");
-    let pid = open_table(&mut desktop, look, first, &log);
+    let pid = open_table(&mut desktop, look, first, &log, &[]);
     let report = play(
         &desktop,
         &[
@@ -175,7 +199,7 @@ fn calibrate_then_play(look: &Look, first: u64, seeds: &[u64]) -> usize {
     );
     for &seed in seeds {
         let log = dir.join(format!("deal-{seed}.jsonl"));
-        let pid = open_table(&mut desktop, look, seed, &log);
+        let pid = open_table(&mut desktop, look, seed, &log, &[]);
         let report = play(&desktop, &["--templates", templates.to_str().unwrap()]);
         cleared += check_log(
             &log,
@@ -185,20 +209,205 @@ fn calibrate_then_play(look: &Look, first: u64, seeds: &[u64]) -> usize {
         ) as usize;
         close_table(pid);
     }
+    more(&mut desktop, &dir, &templates);
     let _ = std::fs::remove_dir_all(&dir);
     cleared
 }
 
+/// The number of clicks in a table's log so far.
+fn clicks_logged(log: &PathBuf) -> usize {
+    events(log).iter().filter(|e| e["event"] == "click").count()
+}
+
+/// Waits until the table's log shows `n` clicks (the agent is playing its plan after 26: 24 reveal
+/// draws, Undo board and OK). False when the agent stopped before.
+fn wait_for_clicks(log: &PathBuf, n: usize, playing: &mut dyn FnMut() -> bool) -> bool {
+    wait_for(120, &format!("{n} clicks in {}", log.display()), || {
+        if clicks_logged(log) >= n {
+            Some(true)
+        } else {
+            (!playing()).then_some(false)
+        }
+    })
+}
+
+/// One deal with something done to it while the agent plays: the table opened with `table_args`,
+/// `meanwhile` run once the agent is well into its plan. Checks the log as every deal is checked
+/// (no illegal move, no click off a target or lost); returns the report.
+fn deal_with_trouble(
+    desktop: &mut Desktop,
+    look: &Look,
+    (dir, templates): (&Path, &Path),
+    seed: u64,
+    what: &str,
+    table_args: &[&str],
+    meanwhile: impl FnOnce(&Desktop, &PathBuf, &mut dyn FnMut() -> bool),
+) -> (serde_json::Value, Vec<serde_json::Value>) {
+    let log = dir.join(format!("trouble-{seed}.jsonl"));
+    let pid = open_table(desktop, look, seed, &log, table_args);
+    let report = play_meanwhile(
+        desktop,
+        &["--templates", templates.to_str().unwrap()],
+        |playing| meanwhile(desktop, &log, playing),
+    );
+    check_log(
+        &log,
+        &report,
+        solvable(seed),
+        &format!("{what}, deal {seed}"),
+    );
+    eprintln!("{what}, deal {seed}: {report}");
+    close_table(pid);
+    (report, events(&log))
+}
+
+/// Faults and a user taking over, on the real window with the calibrated templates.
+fn trouble(desktop: &mut Desktop, look: &Look, dir: &Path, templates: &Path) {
+    let faulty = [
+        "--drop-click-rate",
+        "0.15",
+        "--lag-ms",
+        "50-400",
+        "--fault-seed",
+        "3",
+    ];
+    // Dropped clicks and lag, and the window moved twice mid-game: the agent follows it.
+    let (report, log) = deal_with_trouble(
+        desktop,
+        look,
+        (dir, templates),
+        12,
+        "faults and a moved window",
+        &faulty,
+        |d, log, playing| {
+            let id = d.xdotool(&["search", "--name", "^Pyramid Practice Table$"]);
+            if !wait_for_clicks(log, 34, playing) {
+                return;
+            }
+            d.xdotool(&["windowmove", &id, "180", "140"]);
+            if !wait_for_clicks(log, 44, playing) {
+                return;
+            }
+            d.xdotool(&["windowmove", &id, "60", "30"]);
+        },
+    );
+    // Every fault kind was injected, and the agent still cleared the deal on a moved window.
+    for kind in ["drop_click", "lag"] {
+        assert!(log.iter().any(|e| e["kind"] == kind), "no {kind} fault");
+    }
+    assert_eq!(report["result"], "cleared", "{report}");
+    // Another window dragged over the table mid-game, then away: the agent must not click into it.
+    let mut panel = desktop.command(env!("CARGO_BIN_EXE_solitaire-agent"));
+    panel
+        .arg("panel")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    desktop.spawn(panel);
+    let panel = wait_for(20, "the panel window", || {
+        let out = desktop
+            .command("xdotool")
+            .args(["search", "--name", "^solitaire-agent$"])
+            .output()
+            .ok()?;
+        let id = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()?
+            .trim()
+            .to_string();
+        (!id.is_empty()).then_some(id)
+    });
+    desktop.xdotool(&["windowmove", &panel, "1250", "850"]);
+    let (report, log) = deal_with_trouble(
+        desktop,
+        look,
+        (dir, templates),
+        13,
+        "a window over the table",
+        &[],
+        |d, log, playing| {
+            if !wait_for_clicks(log, 34, playing) {
+                return;
+            }
+            d.xdotool(&["windowmove", &panel, "100", "100"]);
+            d.xdotool(&["windowraise", &panel]);
+            std::thread::sleep(std::time::Duration::from_secs(3));
+            d.xdotool(&["windowmove", &panel, "1250", "850"]);
+        },
+    );
+    // The agent waited for the window to go away (check_log: it clicked nothing into it), then
+    // finished the deal.
+    assert_eq!(report["result"], "cleared", "{report}");
+    let times: Vec<u64> = log
+        .iter()
+        .filter(|e| e["event"] == "click")
+        .map(|e| e["t_ms"].as_u64().unwrap())
+        .collect();
+    let longest = times.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+    assert!(longest >= 2500, "no pause while covered: {longest} ms");
+    // The user presses Esc: the agent stops at once, with that reason, and clicks no more.
+    let (report, log) = deal_with_trouble(
+        desktop,
+        look,
+        (dir, templates),
+        14,
+        "Esc pressed",
+        &[],
+        |d, log, playing| {
+            if !wait_for_clicks(log, 30, playing) {
+                return;
+            }
+            d.xdotool(&["keydown", "Escape"]);
+            std::thread::sleep(std::time::Duration::from_millis(150));
+            d.xdotool(&["keyup", "Escape"]);
+        },
+    );
+    assert_eq!(report["result"], "stopped", "{report}");
+    assert_eq!(report["reason"], "Esc was pressed", "{report}");
+    assert!(log.iter().all(|e| e["event"] != "cleared"));
+    assert!(
+        report["clicks"].as_u64().unwrap() <= 31,
+        "stopped at once: {report}"
+    );
+    // The user takes the mouse: the same.
+    let (report, log) = deal_with_trouble(
+        desktop,
+        look,
+        (dir, templates),
+        15,
+        "the mouse taken",
+        &[],
+        |d, log, playing| {
+            if !wait_for_clicks(log, 30, playing) {
+                return;
+            }
+            d.xdotool(&["mousemove", "5", "5"]);
+        },
+    );
+    assert_eq!(report["result"], "stopped", "{report}");
+    assert_eq!(
+        report["reason"], "the mouse was moved by someone else",
+        "{report}"
+    );
+    assert!(log.iter().all(|e| e["event"] != "cleared"));
+    assert!(
+        report["clicks"].as_u64().unwrap() <= 31,
+        "stopped at once: {report}"
+    );
+}
+
 #[test]
-fn the_agent_calibrates_once_then_plays_ten_deals_with_the_built_in_cards() {
+fn the_agent_calibrates_once_then_plays_ten_deals_with_the_built_in_cards_then_copes_with_trouble()
+{
     let look = Look {
         theme: "builtin",
         size: "1200x760",
         scale: "1.0",
-        screen: (1280, 800),
+        screen: (1440, 960),
     };
     let seeds = [1, 3, 4, 5, 6, 7, 8, 9, 10, 11];
-    let cleared = calibrate_then_play(&look, 2, &seeds);
+    let cleared = calibrate_then_play(&look, 2, &seeds, |desktop, dir, templates| {
+        trouble(desktop, &look, dir, templates)
+    });
     let solvable = std::iter::once(2)
         .chain(seeds)
         .filter(|&s| solvable(s))
@@ -220,6 +429,6 @@ fn the_agent_plays_safely_with_anglo_cards() {
         scale: "1.5",
         screen: (2000, 1160),
     };
-    let cleared = calibrate_then_play(&look, 5, &[1, 6]);
+    let cleared = calibrate_then_play(&look, 5, &[1, 6], |_, _, _| {});
     eprintln!("anglo cards: {cleared} of 3 deals cleared");
 }

@@ -1,9 +1,12 @@
 //! The agent's world on a real desktop: a game window found by title, captured with xcap, clicked
 //! with enigo; the window is looked up again before each capture so that the agent follows it when
-//! it moves. Window pixels map one to one to screen pixels (xcap captures physical pixels).
+//! it moves. Window pixels map one to one to screen pixels (xcap captures physical pixels). The user
+//! takes over by pressing Esc or moving the mouse.
 
 use crate::agent::io::{Clock, Pointer, Screen};
-use crate::platform::input::Clicker;
+use crate::platform::cover::Stacking;
+use crate::platform::input::{Clicker, MOUSE_TAKEN};
+use crate::platform::keys::EscWatch;
 use crate::platform::window::{self, FoundWindow};
 use image::RgbaImage;
 use std::time::Instant;
@@ -12,8 +15,14 @@ pub struct DesktopGame {
     title: String,
     window: FoundWindow,
     clicker: Clicker,
+    /// None where the keyboard cannot be watched (see `esc_unwatched`).
+    esc: Option<EscWatch>,
+    stacking: Stacking,
     start: Instant,
 }
+
+/// How long a click waits for a window dragged over the game to go away before the agent stops.
+const COVERED_WAIT_MS: u64 = 5000;
 
 impl DesktopGame {
     pub fn open(title: &str) -> Result<DesktopGame, String> {
@@ -22,8 +31,18 @@ impl DesktopGame {
             title: window.title.clone(),
             window,
             clicker: Clicker::new()?,
+            esc: EscWatch::start().ok(),
+            stacking: Stacking::open()?,
             start: Instant::now(),
         })
+    }
+
+    /// Why Esc cannot stop the agent here, if it cannot.
+    pub fn esc_unwatched(&self) -> Option<String> {
+        match &self.esc {
+            Some(_) => None,
+            None => EscWatch::start().err(),
+        }
     }
 }
 
@@ -46,10 +65,34 @@ impl Screen for DesktopGame {
 
 impl Pointer for DesktopGame {
     fn click(&mut self, x: i32, y: i32) -> Result<(), String> {
-        self.window.refresh()?;
+        // Never into another window: wait a little for one over the game to go away.
+        let waited = Instant::now();
+        loop {
+            self.window.refresh()?;
+            let (sx, sy) = (self.window.x + x, self.window.y + y);
+            if self.stacking.on_top(self.window.id()?, sx, sy)? {
+                break;
+            }
+            if waited.elapsed().as_millis() as u64 > COVERED_WAIT_MS {
+                return Err(format!(
+                    "another window covers the game at {sx},{sy}; the click was not made"
+                ));
+            }
+            if let Some(why) = self.interrupted() {
+                return Err(why);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
         let w = &self.window;
         let rect = (w.x, w.y, w.width, w.height);
         self.clicker.click(w.x + x, w.y + y, rect)
+    }
+
+    fn interrupted(&mut self) -> Option<String> {
+        if self.esc.as_ref().is_some_and(EscWatch::pressed) {
+            return Some("Esc was pressed".into());
+        }
+        self.clicker.mouse_taken().then(|| MOUSE_TAKEN.into())
     }
 }
 

@@ -15,6 +15,12 @@ pub trait Pointer {
     /// Clicks at (x, y) of the frame. Implementations refuse points outside the window, and fail
     /// when the user has taken the mouse.
     fn click(&mut self, x: i32, y: i32) -> Result<(), String>;
+
+    /// Why the user has taken over, if they have (pressed Esc, moved the mouse away from where
+    /// the agent left it): the agent asks between all its actions and stops at once.
+    fn interrupted(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// Time, real or simulated.

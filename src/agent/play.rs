@@ -53,6 +53,8 @@ pub struct Options {
     pub settle_timeout_ms: u64,
     /// Clicks of one step tried at most this many times.
     pub retries: usize,
+    /// How long to wait for the rest of a move when the board read is not yet what it should be.
+    pub late_ms: u64,
 }
 
 impl Default for Options {
@@ -63,6 +65,7 @@ impl Default for Options {
             change_timeout_ms: 2500,
             settle_timeout_ms: 10_000,
             retries: 3,
+            late_ms: 1500,
         }
     }
 }
@@ -180,12 +183,26 @@ fn show_seen(s: Seen) -> String {
 
 impl<'g, G: Game> Agent<'g, G> {
     fn capture(&mut self) -> Result<RgbaImage, Stop> {
+        self.check_user()?;
         Ok(self.game.capture()?)
+    }
+
+    /// Stops at once when the user has taken over (Esc, the mouse).
+    fn check_user(&mut self) -> Result<(), Stop> {
+        match self.game.interrupted() {
+            Some(reason) => Err(Stop(reason)),
+            None => Ok(()),
+        }
     }
 
     /// Waits until the picture stops changing. `expect_change`: first wait for it to differ from
     /// the last frame (false after `change_timeout_ms`: the click did nothing).
     fn settle(&mut self, expect_change: bool) -> Result<bool, Stop> {
+        self.settle_within(expect_change, self.options.change_timeout_ms)
+    }
+
+    /// `settle`, giving up waiting for a change after `change_timeout_ms`.
+    fn settle_within(&mut self, expect_change: bool, change_timeout_ms: u64) -> Result<bool, Stop> {
         let start = self.game.now_ms();
         let before = self.frame.clone();
         let mut prev = self.capture()?;
@@ -218,7 +235,7 @@ impl<'g, G: Game> Agent<'g, G> {
                 self.frame = f;
                 return Ok(changed);
             }
-            if expect_change && !changed && elapsed > self.options.change_timeout_ms {
+            if expect_change && !changed && elapsed > change_timeout_ms {
                 self.frame = f;
                 return Ok(false);
             }
@@ -245,6 +262,21 @@ impl<'g, G: Game> Agent<'g, G> {
         }
     }
 
+    /// Reads the board, and while it is not yet what `wanted` accepts, waits for the picture to
+    /// change again and reads once more: a slow game may show part of a move (a status line, a
+    /// highlight) before the cards move. Gives the last board read once the picture stays the same
+    /// for `late_ms`.
+    fn read_wanted(&mut self, wanted: impl Fn(&Board) -> bool) -> Result<Board, Stop> {
+        let mut board = self.read()?;
+        for _ in 0..3 {
+            if wanted(&board) || !self.settle_within(true, self.options.late_ms)? {
+                break;
+            }
+            board = self.read()?;
+        }
+        Ok(board)
+    }
+
     fn point(&self, target: Target) -> Result<(i32, i32), Stop> {
         let reader = self
             .reader
@@ -258,6 +290,7 @@ impl<'g, G: Game> Agent<'g, G> {
 
     fn click_at(&mut self, (x, y): (i32, i32)) -> Result<(), Stop> {
         self.watch.proceed()?;
+        self.check_user()?;
         self.game.click(x, y)?;
         self.clicks += 1;
         Ok(())
@@ -404,13 +437,7 @@ fn run<G: Game>(
         let step = plan[i];
         agent.do_step(&state, step)?;
         let expected = state.after(step).map_err(|e| Stop(e.to_string()))?;
-        let mut board = agent.read()?;
-        if difference(&board, &expected).is_some() {
-            // Read once more after a pause: a late animation or a slow game.
-            agent.game.sleep_ms(200);
-            agent.settle(false)?;
-            board = agent.read()?;
-        }
+        let board = agent.read_wanted(|b| difference(b, &expected).is_none())?;
         match difference(&board, &expected) {
             None => {
                 state = expected;
@@ -499,7 +526,7 @@ fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Ca
         partial.stock = vec![top];
         draw(agent, &partial)?;
         partial.waste = vec![top];
-        let board = agent.read()?;
+        let board = agent.read_wanted(|b| seen_matches(b.waste, Some(top)))?;
         if !seen_matches(board.waste, Some(top)) {
             return Err(Stop(format!(
                 "after draw {} the waste should show {top}, reads {}",

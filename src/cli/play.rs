@@ -115,6 +115,10 @@ pub fn run(args: PlayArgs) -> CliResult {
         })?;
         let cards = cards(None)?;
         let mut game = DesktopGame::open(&title).map_err(Failure::input)?;
+        match game.esc_unwatched() {
+            Some(why) => eprintln!("note: {why}; move the mouse to stop the agent"),
+            None => eprintln!("press Esc or move the mouse to stop the agent"),
+        }
         play(&mut game, profile, cards, Options::default(), &mut watch)
     };
     print_report(&report, args.json);

@@ -4,6 +4,9 @@
 
 use enigo::{Button, Coordinate, Direction, Enigo, Mouse, Settings};
 
+/// The reason given when the user has taken the mouse.
+pub const MOUSE_TAKEN: &str = "the mouse was moved by someone else";
+
 pub struct Clicker {
     enigo: Enigo,
     /// Where the agent last put the cursor.
@@ -20,6 +23,15 @@ impl Clicker {
         })
     }
 
+    /// Whether the cursor has left the point where the agent last put it (the user took the
+    /// mouse). False before the first click.
+    pub fn mouse_taken(&mut self) -> bool {
+        match (self.left_at, self.enigo.location()) {
+            (Some(left), Ok(now)) => (left.0 - now.0).abs() > 2 || (left.1 - now.1).abs() > 2,
+            _ => false,
+        }
+    }
+
     /// Clicks the screen point (x, y), which must lie inside `window` (x, y, width, height).
     pub fn click(&mut self, x: i32, y: i32, window: (i32, i32, u32, u32)) -> Result<(), String> {
         let (wx, wy, ww, wh) = window;
@@ -28,10 +40,8 @@ impl Clicker {
                 "refused a click at {x},{y}: outside the game window"
             ));
         }
-        if let (Some(left), Ok(now)) = (self.left_at, self.enigo.location()) {
-            if (left.0 - now.0).abs() > 2 || (left.1 - now.1).abs() > 2 {
-                return Err("stopped: the mouse was moved by someone else".into());
-            }
+        if self.mouse_taken() {
+            return Err(MOUSE_TAKEN.into());
         }
         self.enigo
             .move_mouse(x, y, Coordinate::Abs)

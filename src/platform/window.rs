@@ -29,6 +29,13 @@ impl FoundWindow {
             .map_err(|e| format!("cannot capture the window '{}': {e}", self.title))
     }
 
+    /// The window system's id for the window (X11 window, Windows HWND).
+    pub fn id(&self) -> Result<u32, String> {
+        self.window
+            .id()
+            .map_err(|e| format!("the window '{}' is gone: {e}", self.title))
+    }
+
     /// Reads the window's position and size again (it may have moved).
     pub fn refresh(&mut self) -> Result<(), String> {
         let err = |e: xcap::XCapError| format!("the window '{}' is gone: {e}", self.title);

@@ -104,6 +104,18 @@ impl Desktop {
         &mut self.children[1]
     }
 
+    /// Runs xdotool with these arguments; its output.
+    pub fn xdotool(&self, args: &[&str]) -> String {
+        need("xdotool");
+        let out = self
+            .command("xdotool")
+            .args(args)
+            .output()
+            .expect("run xdotool");
+        assert!(out.status.success(), "xdotool {args:?} failed");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
     /// Clicks at screen point (x, y) with xdotool.
     pub fn click(&self, x: i32, y: i32) {
         need("xdotool");
