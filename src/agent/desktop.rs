@@ -9,6 +9,7 @@ use crate::platform::input::{Clicker, MOUSE_TAKEN};
 use crate::platform::keys::EscWatch;
 use crate::platform::window::{self, FoundWindow};
 use image::RgbaImage;
+use std::sync::Arc;
 use std::time::Instant;
 
 pub struct DesktopGame {
@@ -47,17 +48,17 @@ impl DesktopGame {
 }
 
 impl Screen for DesktopGame {
-    fn capture(&mut self) -> Result<RgbaImage, String> {
+    fn capture(&mut self) -> Result<Arc<RgbaImage>, String> {
         if self.window.refresh().is_err() {
             self.window = window::find(&self.title)?;
         }
         match self.window.capture() {
-            Ok(image) => Ok(image),
+            Ok(image) => Ok(Arc::new(image)),
             // The window may have just moved or been re-created: look it up once more.
             Err(_) => {
                 std::thread::sleep(std::time::Duration::from_millis(50));
                 self.window = window::find(&self.title)?;
-                self.window.capture()
+                self.window.capture().map(Arc::new)
             }
         }
     }

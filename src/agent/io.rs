@@ -3,11 +3,13 @@
 //! table in-process; `desktop` with a real window (xcap and enigo).
 
 use image::RgbaImage;
+use std::sync::Arc;
 
 /// The game's picture.
 pub trait Screen {
-    /// A capture of the game window's client area.
-    fn capture(&mut self) -> Result<RgbaImage, String>;
+    /// A capture of the game window's client area (shared: an unchanged picture may be handed out
+    /// again without copying).
+    fn capture(&mut self) -> Result<Arc<RgbaImage>, String>;
 }
 
 /// Clicks in the game window, at frame pixel coordinates.

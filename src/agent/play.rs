@@ -17,6 +17,7 @@ use crate::vision::reader::Reader;
 use crate::vision::recognize::{Board, Matcher, Seen};
 use image::RgbaImage;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -120,9 +121,14 @@ struct Agent<'g, G: Game> {
     options: Options,
     clicks: usize,
     replans: usize,
-    frame: RgbaImage,
+    frame: Arc<RgbaImage>,
     /// Progress lines for the caller.
     watch: &'g mut dyn Watch,
+}
+
+/// Whether two captures show the same picture (the very same capture, or equal pixels).
+fn same(a: &Arc<RgbaImage>, b: &Arc<RgbaImage>) -> bool {
+    Arc::ptr_eq(a, b) || a == b
 }
 
 fn seen_matches(seen: Seen, want: Option<Card>) -> bool {
@@ -182,7 +188,7 @@ fn show_seen(s: Seen) -> String {
 }
 
 impl<'g, G: Game> Agent<'g, G> {
-    fn capture(&mut self) -> Result<RgbaImage, Stop> {
+    fn capture(&mut self) -> Result<Arc<RgbaImage>, Stop> {
         self.check_user()?;
         Ok(self.game.capture()?)
     }
@@ -206,7 +212,7 @@ impl<'g, G: Game> Agent<'g, G> {
         let start = self.game.now_ms();
         let before = self.frame.clone();
         let mut prev = self.capture()?;
-        let mut changed = prev != before;
+        let mut changed = !same(&prev, &before);
         // A game that repaints slowly shows the same picture twice in the middle of a move: the
         // picture must stay the same longer than the longest pause seen between its changes (and
         // at least `still_ms` once it has changed).
@@ -217,11 +223,12 @@ impl<'g, G: Game> Agent<'g, G> {
             let f = self.capture()?;
             let now = self.game.now_ms();
             let elapsed = now - start;
-            if f != before {
+            let (is_before, is_prev) = (same(&f, &before), same(&f, &prev));
+            if !is_before {
                 changed = true;
             }
-            if f != prev {
-                if changed && f != before {
+            if !is_prev {
+                if changed && !is_before {
                     longest_pause = longest_pause.max(now - same_since);
                 }
                 same_since = now;
@@ -231,7 +238,7 @@ impl<'g, G: Game> Agent<'g, G> {
             } else {
                 self.options.poll_ms
             };
-            if (changed || !expect_change) && f == prev && now - same_since >= hold {
+            if (changed || !expect_change) && is_prev && now - same_since >= hold {
                 self.frame = f;
                 return Ok(changed);
             }
@@ -564,7 +571,7 @@ fn learn_by_calibrating<G: Game>(
     agent.watch.log("calibrating: drawing through the stock");
     let cards = deck.cards();
     let pyramid: [Card; 28] = cards[..28].try_into().expect("28 cards");
-    let mut frames = vec![agent.frame.clone()];
+    let mut frames = vec![(*agent.frame).clone()];
     let mut partial = learning_state(&pyramid);
     // Locate first so that clicks have places.
     let e = crate::vision::edges::Edges::new(&agent.frame);
@@ -574,7 +581,7 @@ fn learn_by_calibrating<G: Game>(
         partial.stock = vec![cards[28 + k]];
         draw_at(agent, &partial, &located)?;
         partial.waste = vec![cards[28 + k]];
-        frames.push(agent.frame.clone());
+        frames.push((*agent.frame).clone());
         agent.watch.seen(&agent.frame, None, Some(&located));
     }
     let name = save

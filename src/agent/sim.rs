@@ -6,6 +6,7 @@ use crate::table::game::{Event, Table};
 use crate::table::layout::Layout;
 use crate::table::render::Renderer;
 use image::RgbaImage;
+use std::sync::Arc;
 
 pub struct SimTable {
     pub table: Table,
@@ -13,7 +14,7 @@ pub struct SimTable {
     layout: Layout,
     now: u64,
     /// The last picture and the scene it shows (a still table is not drawn again).
-    shown: Option<(crate::table::scene::Scene, RgbaImage)>,
+    shown: Option<(crate::table::scene::Scene, Arc<RgbaImage>)>,
     /// Every event the table logged, with its time.
     pub events: Vec<(u64, Event)>,
 }
@@ -41,14 +42,14 @@ impl SimTable {
 }
 
 impl Screen for SimTable {
-    fn capture(&mut self) -> Result<RgbaImage, String> {
+    fn capture(&mut self) -> Result<Arc<RgbaImage>, String> {
         let scene = self.table.scene(&self.layout, self.now);
         if let Some((last, image)) = &self.shown {
             if *last == scene {
                 return Ok(image.clone());
             }
         }
-        let image = self.renderer.render(&scene, &self.layout);
+        let image = Arc::new(self.renderer.render(&scene, &self.layout));
         self.shown = Some((scene, image.clone()));
         Ok(image)
     }

@@ -71,7 +71,7 @@ fn registered(crop: &[f32], reference: &[f32]) -> Vec<f32> {
     for oy in 0..=2 * REACH {
         for ox in 0..=2 * REACH {
             let v = centred(&window(crop, ox, oy));
-            let s: f32 = v.iter().zip(reference).map(|(a, b)| a * b).sum();
+            let s = super::recognize::dot(&v, reference);
             if s > best.0 {
                 best = (s, ox, oy);
             }

@@ -212,49 +212,74 @@ fn degrade(values: &[f32], w: usize, h: usize, factor: f32) -> Vec<f32> {
 
 /// A [1 2 1]×[1 2 1] blur of an RGB float image, so that matching forgives sub-pixel shifts.
 fn soften(values: &[f32], w: usize, h: usize) -> Vec<f32> {
-    let at = |x: isize, y: isize, c: usize| {
-        let x = x.clamp(0, w as isize - 1) as usize;
-        let y = y.clamp(0, h as isize - 1) as usize;
-        values[(y * w + x) * 3 + c]
-    };
-    let mut out = Vec::with_capacity(values.len());
-    for y in 0..h as isize {
-        for x in 0..w as isize {
+    // The 3×3 kernel (1 2 1)ᵀ(1 2 1)/16 as two passes, edges repeated.
+    let mut across = vec![0.0f32; values.len()];
+    for y in 0..h {
+        let row = &values[y * w * 3..(y + 1) * w * 3];
+        let out = &mut across[y * w * 3..(y + 1) * w * 3];
+        for x in 0..w {
+            let (l, r) = (x.saturating_sub(1), (x + 1).min(w - 1));
             for c in 0..3 {
-                let mut acc = 0.0;
-                for (dy, wy) in [(-1, 1.0), (0, 2.0), (1, 1.0)] {
-                    for (dx, wx) in [(-1, 1.0), (0, 2.0), (1, 1.0)] {
-                        acc += at(x + dx, y + dy, c) * wy * wx;
-                    }
-                }
-                out.push(acc / 16.0);
+                out[x * 3 + c] = row[l * 3 + c] + 2.0 * row[x * 3 + c] + row[r * 3 + c];
             }
         }
     }
+    let mut out = vec![0.0f32; values.len()];
+    let stride = w * 3;
+    for y in 0..h {
+        let (u, d) = (y.saturating_sub(1), (y + 1).min(h - 1));
+        for i in 0..stride {
+            out[y * stride + i] =
+                (across[u * stride + i] + 2.0 * across[y * stride + i] + across[d * stride + i])
+                    / 16.0;
+        }
+    }
     out
+}
+
+/// The dot product of two equally long vectors (eight running sums, so that it vectorises).
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0.0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for i in 0..8 {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
 }
 
 /// Zero mean per channel, unit length overall; None for a flat patch.
 fn normalised(values: &[f32]) -> Option<Vec<f32>> {
     let n = values.len() / 3;
     let mut mean = [0.0f32; 3];
-    for (i, v) in values.iter().enumerate() {
-        mean[i % 3] += v;
+    for px in values.chunks_exact(3) {
+        for c in 0..3 {
+            mean[c] += px[c];
+        }
     }
     for m in &mut mean {
         *m /= n as f32;
     }
-    let mut out: Vec<f32> = values
-        .iter()
-        .enumerate()
-        .map(|(i, v)| v - mean[i % 3])
-        .collect();
-    let norm = out.iter().map(|v| v * v).sum::<f32>().sqrt();
+    let mut out = values.to_vec();
+    for px in out.chunks_exact_mut(3) {
+        for c in 0..3 {
+            px[c] -= mean[c];
+        }
+    }
+    let norm = dot(&out, &out).sqrt();
     if norm < 1e-3 * (n as f32).sqrt() * 4.0 {
         return None;
     }
+    let scale = 1.0 / norm;
     for v in &mut out {
-        *v /= norm;
+        *v *= scale;
     }
     Some(out)
 }
@@ -270,6 +295,7 @@ fn mean_of(vectors: &[Vec<f32>]) -> Vec<f32> {
 }
 
 /// Templates prepared for matching: normalised vectors.
+#[derive(Clone)]
 pub struct Matcher {
     raw: Vec<Vec<f32>>,
     vectors: Vec<Vec<f32>>,
@@ -365,7 +391,7 @@ impl Matcher {
         for oy in 0..=2 * REACH {
             for ox in 0..=2 * REACH {
                 if let Some(v) = view_at(ox, oy) {
-                    let s: f32 = v.iter().zip(&self.mean).map(|(a, b)| a * b).sum();
+                    let s = dot(&v, &self.mean);
                     if s > anchor.0 {
                         anchor = (s, ox, oy);
                     }
@@ -382,7 +408,7 @@ impl Matcher {
                 let view = view_at(ox, oy);
                 if let Some(v) = &view {
                     for (k, t) in self.vectors.iter().enumerate() {
-                        let s: f32 = v.iter().zip(t).map(|(a, b)| a * b).sum();
+                        let s = dot(v, t);
                         if s > best[k].0 {
                             best[k] = (s, views.len());
                         }
@@ -425,9 +451,9 @@ impl Matcher {
 impl Matcher {
     /// Correlation of the look's view `view` with template `k`.
     pub fn ncc(&self, look: &Look, view: usize, k: usize) -> f32 {
-        look.views[view].as_ref().map_or(0.0, |v| {
-            v.iter().zip(&self.vectors[k]).map(|(a, b)| a * b).sum()
-        })
+        look.views[view]
+            .as_ref()
+            .map_or(0.0, |v| dot(v, &self.vectors[k]))
     }
 
     /// The prepared template of card index `k` and the look's view at `view`, as RGB images
