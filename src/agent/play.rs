@@ -495,21 +495,41 @@ fn run<G: Game>(
     }
 }
 
-/// Reads the fresh table, then draws 24 times reading each new stock card.
+/// Reads the fresh table, then draws 24 times reading each new stock card. A pyramid card the
+/// reader is unsure of, with close candidates, is settled by the full deck once the stock is known:
+/// of its candidates, exactly one must be the card missing from the 51 others.
 fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Card>), Stop> {
     let board = agent.read()?;
-    let unknown = board.unknowns();
+    let unsure: Vec<(usize, Vec<Card>)> = board
+        .unsure
+        .iter()
+        .filter(|(place, _)| *place < 28)
+        .cloned()
+        .collect();
+    let unknown: Vec<String> = board
+        .unknowns()
+        .into_iter()
+        .filter(|u| !unsure.iter().any(|(p, _)| *u == format!("pyramid:{p}")))
+        .collect();
     if !unknown.is_empty() {
         return Err(Stop(format!(
             "unsure which cards these are: {}",
             unknown.join(", ")
         )));
     }
+    for (place, cards) in &unsure {
+        agent.watch.log(&format!(
+            "unsure of pyramid:{place} ({}): the full deck will settle it",
+            names(cards)
+        ));
+    }
     let mut pyramid = Vec::with_capacity(28);
     for (i, s) in board.pyramid.iter().enumerate() {
         match s {
             Seen::Card(c, _) => pyramid.push(*c),
-            _ => {
+            // A placeholder until the stock is known.
+            Seen::Unknown(_) => pyramid.push(unsure[0].1[0]),
+            Seen::Empty => {
                 return Err(Stop(format!(
                     "start from a fresh deal: pyramid:{i} is empty"
                 )))
@@ -559,7 +579,69 @@ fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Ca
             }
         }
     }
+    let mut pyramid = pyramid;
+    if !unsure.is_empty() {
+        let known: Vec<Card> = (0..28)
+            .filter(|p| !unsure.iter().any(|(u, _)| u == p))
+            .map(|p| pyramid[p])
+            .chain(stock.iter().copied())
+            .collect();
+        let settled = settle_by_deck(&known, &unsure).ok_or_else(|| {
+            Stop(format!(
+                "unsure which cards these are, even with the full deck: {}",
+                unsure
+                    .iter()
+                    .map(|(p, c)| format!("pyramid:{p} ({})", names(c)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+        let reader = agent.reader.as_mut().expect("a reader");
+        for (place, card) in settled {
+            agent
+                .watch
+                .log(&format!("pyramid:{place} is {card}: the only card left"));
+            pyramid[place] = card;
+            reader.settle(place, card);
+        }
+    }
     Ok((pyramid, stock))
+}
+
+fn names(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
+/// Gives each unsure place the one card of its candidates that the deck still lacks, once the
+/// other cards are known; None unless every place gets exactly one and the deck is then whole.
+pub fn settle_by_deck(known: &[Card], unsure: &[(usize, Vec<Card>)]) -> Option<Vec<(usize, Card)>> {
+    let mut missing: Vec<Card> = (0..52)
+        .map(Card::from_index)
+        .filter(|c| !known.contains(c))
+        .collect();
+    if missing.len() != unsure.len() {
+        return None;
+    }
+    let mut settled = Vec::new();
+    let mut open: Vec<&(usize, Vec<Card>)> = unsure.iter().collect();
+    while !open.is_empty() {
+        let (i, card) = open.iter().enumerate().find_map(|(i, (_, cards))| {
+            let options: Vec<Card> = cards
+                .iter()
+                .copied()
+                .filter(|c| missing.contains(c))
+                .collect();
+            (options.len() == 1).then(|| (i, options[0]))
+        })?;
+        settled.push((open[i].0, card));
+        missing.retain(|c| *c != card);
+        open.remove(i);
+    }
+    Some(settled)
 }
 
 /// Draws 24 times without reading, keeping the frames, and makes templates from them.
@@ -636,4 +718,42 @@ fn click_point(l: &Located, row_step: f32, target: Target) -> Result<(i32, i32),
         Target::Waste => centre(l.waste),
         other => return Err(Stop(format!("no place to click for {other:?}"))),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn the_full_deck_settles_an_unsure_card_only_when_one_candidate_is_missing() {
+        let all: Vec<Card> = (0..52).map(Card::from_index).collect();
+        let without = |gone: &[&str]| -> Vec<Card> {
+            let gone: Vec<Card> = gone.iter().map(|s| card(s)).collect();
+            all.iter().copied().filter(|c| !gone.contains(c)).collect()
+        };
+        // Td is known elsewhere: the unsure card is Th.
+        let unsure = vec![(5, vec![card("Th"), card("Td")])];
+        assert_eq!(
+            settle_by_deck(&without(&["Th"]), &unsure),
+            Some(vec![(5, card("Th"))])
+        );
+        // The missing card is not among the candidates: not settled.
+        assert_eq!(settle_by_deck(&without(&["Ts"]), &unsure), None);
+        // Two unsure places, two missing cards, each with one option once the other is placed.
+        let two = vec![(3, vec![card("Tc"), card("Ts")]), (7, vec![card("Ts")])];
+        assert_eq!(
+            settle_by_deck(&without(&["Tc", "Ts"]), &two),
+            Some(vec![(7, card("Ts")), (3, card("Tc"))])
+        );
+        // Two places that could each be either card: never a guess.
+        let tie = vec![
+            (3, vec![card("Tc"), card("Ts")]),
+            (7, vec![card("Ts"), card("Tc")]),
+        ];
+        assert_eq!(settle_by_deck(&without(&["Tc", "Ts"]), &tie), None);
+    }
 }

@@ -2,11 +2,14 @@
 //! places whose pixels changed since the last frame are read again, so a read during play costs a
 //! few milliseconds.
 
+use crate::cards::Card;
 use crate::table::layout::Rect;
 use crate::vision::edges::Edges;
 use crate::vision::locate::{find_buttons, locate, Buttons, Located, NotATable};
 use crate::vision::profile::{Controls, Profile};
-use crate::vision::recognize::{place_regions, read_board_reusing, Board, Matcher, Seen, PLACES};
+use crate::vision::recognize::{
+    place_regions, read_board_reusing, Board, Matcher, Seen, MIN_SCORE, PLACES,
+};
 use image::RgbaImage;
 
 pub struct Reader {
@@ -48,6 +51,17 @@ impl Reader {
     pub fn forget(&mut self) {
         self.located = None;
         self.last = None;
+    }
+
+    /// Records that the card at `place` (read as unknown last time) is `card`, as established
+    /// otherwise (the full deck): later reads report it while the place's pixels stay the same.
+    pub fn settle(&mut self, place: usize, card: Card) {
+        if let Some((sigs, seen)) = &mut self.last {
+            if matches!(seen[place], Seen::Unknown(_)) {
+                seen[place] = Seen::Card(card, MIN_SCORE);
+                sigs[place] = !sigs[place]; // unknowns were stored inverted, to be read again
+            }
+        }
     }
 
     /// The buttons in a frame.
@@ -137,6 +151,7 @@ fn board_of(seen: &[Seen; PLACES]) -> Board {
         stock_present: seen[28] != Seen::Empty,
         stock_top: seen[28],
         waste: seen[29],
+        unsure: Vec::new(),
     }
 }
 

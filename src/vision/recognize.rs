@@ -43,6 +43,10 @@ pub struct Board {
     pub stock_present: bool,
     pub stock_top: Seen,
     pub waste: Seen,
+    /// For places read as unknown that still look like a card: the close candidates, best
+    /// first (places numbered as in `place_regions`: pyramid 0..28, stock 28, waste 29). The
+    /// full deck may settle them later (see the agent's learning of the stock).
+    pub unsure: Vec<(usize, Vec<Card>)>,
 }
 
 impl Board {
@@ -502,22 +506,29 @@ impl Look {
     }
 }
 
-/// The card a look shows among the cards still free: the correlation leader, challenged by every
-/// close runner-up where their templates differ. Returns (card index, correlation, duel margin).
-pub fn decide(matcher: &Matcher, look: &Look, free: &[bool; 52]) -> Option<(usize, f32, f32)> {
+/// The cards still free whose correlation is close to the best one's (at most six), best first.
+fn close_candidates(look: &Look, free: &[bool; 52]) -> Vec<usize> {
     let ranked: Vec<(f32, usize)> = look
         .ranked()
         .into_iter()
         .filter(|&(_, k)| free[k])
         .collect();
-    let &(s1, _) = ranked.first()?;
-    let close: Vec<usize> = ranked
+    let Some(&(s1, _)) = ranked.first() else {
+        return Vec::new();
+    };
+    ranked
         .iter()
         .take_while(|&&(s, _)| s >= s1 - 0.15)
         .take(6)
         .map(|&(_, k)| k)
-        .collect();
-    let mut champion = close[0];
+        .collect()
+}
+
+/// The card a look shows among the cards still free: the correlation leader, challenged by every
+/// close runner-up where their templates differ. Returns (card index, correlation, duel margin).
+pub fn decide(matcher: &Matcher, look: &Look, free: &[bool; 52]) -> Option<(usize, f32, f32)> {
+    let close = close_candidates(look, free);
+    let mut champion = *close.first()?;
     for &k in &close[1..] {
         if matcher.duel(look, k, champion) > 0.0 {
             champion = k;
@@ -693,6 +704,7 @@ pub fn read_board_reusing(
     order.sort_by(|&a, &b| lead(b).total_cmp(&lead(a)));
     let mut free = [true; 52];
     let mut seen = vec![Seen::Empty; places.len()];
+    let mut unsure = Vec::new();
     for (i, r) in reuse.iter().enumerate() {
         if let Some(kept) = r {
             seen[i] = *kept;
@@ -716,6 +728,10 @@ pub fn read_board_reusing(
             seen[i] = Seen::Empty;
         } else {
             seen[i] = Seen::Unknown(confidence);
+            if score >= MIN_SCORE {
+                let cards = close_candidates(look, &free);
+                unsure.push((i, cards.into_iter().map(Card::from_index).collect()));
+            }
         }
     }
     // A card lies on the two it covers: those cannot be gone.
@@ -736,5 +752,9 @@ pub fn read_board_reusing(
         stock_present: stock_top != Seen::Empty,
         stock_top,
         waste: seen[PYRAMID_SIZE + 1],
+        unsure: unsure
+            .into_iter()
+            .filter(|(i, _)| matches!(seen[*i], Seen::Unknown(_)))
+            .collect(),
     }
 }
