@@ -139,6 +139,27 @@ fn seen_matches(seen: Seen, want: Option<Card>) -> bool {
     }
 }
 
+/// Whether what a place shows agrees with the card the agent knows is there: read as that card,
+/// or read as unsure with that card among the close candidates (the deal, known in full, settles
+/// what a single picture cannot).
+fn agrees(board: &Board, place: usize, seen: Seen, want: Option<Card>) -> bool {
+    seen_matches(seen, want)
+        || matches!((seen, want), (Seen::Unknown(_), Some(w)) if candidates(board, place).contains(&w))
+}
+
+/// The close candidates the reader gave for an unsure place (none for a sure one).
+fn candidates(board: &Board, place: usize) -> &[Card] {
+    board
+        .unsure
+        .iter()
+        .find(|(p, _)| *p == place)
+        .map_or(&[], |(_, cards)| cards.as_slice())
+}
+
+/// The places of the stock and the waste, numbered after the pyramid's.
+const STOCK_PLACE: usize = 28;
+const WASTE_PLACE: usize = 29;
+
 /// The first difference between a board read and a position, or None when they agree.
 pub fn difference(board: &Board, state: &State) -> Option<String> {
     for p in Position::all() {
@@ -149,7 +170,7 @@ pub fn difference(board: &Board, state: &State) -> Option<String> {
         if want.is_none() && matches!(got, Seen::Unknown(_)) {
             continue;
         }
-        if !seen_matches(got, want) {
+        if !agrees(board, p.index(), got, want) {
             return Some(format!(
                 "pyramid:{} should be {}, reads {}",
                 p.index(),
@@ -158,14 +179,14 @@ pub fn difference(board: &Board, state: &State) -> Option<String> {
             ));
         }
     }
-    if !seen_matches(board.stock_top, state.stock_top()) {
+    if !agrees(board, STOCK_PLACE, board.stock_top, state.stock_top()) {
         return Some(format!(
             "the stock's top should be {}, reads {}",
             show(state.stock_top()),
             show_seen(board.stock_top)
         ));
     }
-    if !seen_matches(board.waste, state.waste_top()) {
+    if !agrees(board, WASTE_PLACE, board.waste, state.waste_top()) {
         return Some(format!(
             "the waste should be {}, reads {}",
             show(state.waste_top()),
@@ -495,45 +516,68 @@ fn run<G: Game>(
     }
 }
 
-/// Reads the fresh table, then draws 24 times reading each new stock card. A pyramid card the
-/// reader is unsure of, with close candidates, is settled by the full deck once the stock is known:
-/// of its candidates, exactly one must be the card missing from the 51 others.
+/// What the agent makes of one card while learning the deal: sure, or unsure among candidates.
+#[derive(Clone, Debug, PartialEq)]
+enum Learnt {
+    Sure(Card),
+    Unsure(Vec<Card>),
+}
+
+impl Learnt {
+    /// A place's reading: None when nothing card-like is there.
+    fn of(board: &Board, place: usize, seen: Seen) -> Option<Learnt> {
+        match seen {
+            Seen::Card(c, _) => Some(Learnt::Sure(c)),
+            Seen::Unknown(_) if !candidates(board, place).is_empty() => {
+                Some(Learnt::Unsure(candidates(board, place).to_vec()))
+            }
+            _ => None,
+        }
+    }
+
+    /// Two readings of the same card (the stock's top, then the same card on the waste).
+    fn with(self, other: Learnt) -> Result<Learnt, String> {
+        match (self, other) {
+            (Learnt::Sure(a), Learnt::Sure(b)) if a != b => Err(format!(
+                "read as {a} on the stock, then as {b} on the waste"
+            )),
+            (Learnt::Sure(a), _) | (_, Learnt::Sure(a)) => Ok(Learnt::Sure(a)),
+            (Learnt::Unsure(a), Learnt::Unsure(b)) => {
+                let both: Vec<Card> = a.iter().copied().filter(|c| b.contains(c)).collect();
+                Ok(match both.as_slice() {
+                    [one] => Learnt::Sure(*one),
+                    _ => Learnt::Unsure(both),
+                })
+            }
+        }
+    }
+
+    fn agrees(&self, board: &Board, place: usize, seen: Seen) -> bool {
+        match (self, Learnt::of(board, place, seen)) {
+            (Learnt::Sure(c), _) => agrees(board, place, seen, Some(*c)),
+            (Learnt::Unsure(a), Some(Learnt::Unsure(b))) => a.iter().any(|c| b.contains(c)),
+            (Learnt::Unsure(a), Some(Learnt::Sure(b))) => a.contains(&b),
+            (Learnt::Unsure(_), None) => false,
+        }
+    }
+}
+
+/// Reads the fresh table, then draws 24 times reading each new stock card (on the stock, then on
+/// the waste). Cards the reader is unsure of, with close candidates, are settled by the full deck
+/// once every other card is known: of each one's candidates exactly one must be missing from the
+/// rest of the deck. Nothing is guessed: otherwise the agent stops and names them.
 fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Card>), Stop> {
     let board = agent.read()?;
-    let unsure: Vec<(usize, Vec<Card>)> = board
-        .unsure
-        .iter()
-        .filter(|(place, _)| *place < 28)
-        .cloned()
-        .collect();
-    let unknown: Vec<String> = board
-        .unknowns()
-        .into_iter()
-        .filter(|u| !unsure.iter().any(|(p, _)| *u == format!("pyramid:{p}")))
-        .collect();
-    if !unknown.is_empty() {
-        return Err(Stop(format!(
-            "unsure which cards these are: {}",
-            unknown.join(", ")
-        )));
-    }
-    for (place, cards) in &unsure {
-        agent.watch.log(&format!(
-            "unsure of pyramid:{place} ({}): the full deck will settle it",
-            names(cards)
-        ));
-    }
-    let mut pyramid = Vec::with_capacity(28);
-    for (i, s) in board.pyramid.iter().enumerate() {
-        match s {
-            Seen::Card(c, _) => pyramid.push(*c),
-            // A placeholder until the stock is known.
-            Seen::Unknown(_) => pyramid.push(unsure[0].1[0]),
-            Seen::Empty => {
+    let mut pyramid: Vec<Learnt> = Vec::with_capacity(28);
+    for (i, &seen) in board.pyramid.iter().enumerate() {
+        match (seen, Learnt::of(&board, i, seen)) {
+            (Seen::Empty, _) => {
                 return Err(Stop(format!(
                     "start from a fresh deal: pyramid:{i} is empty"
                 )))
             }
+            (_, Some(learnt)) => pyramid.push(learnt),
+            (_, None) => return Err(Stop(format!("unsure which card this is: pyramid:{i}"))),
         }
     }
     if board.waste != Seen::Empty {
@@ -541,26 +585,44 @@ fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Ca
             "start from a fresh deal: the waste is not empty (press Undo board)".into(),
         ));
     }
-    let mut stock = Vec::with_capacity(24);
-    let Seen::Card(mut top, _) = board.stock_top else {
-        return Err(Stop("start from a fresh deal: the stock is empty".into()));
+    let Some(mut top) = Learnt::of(&board, STOCK_PLACE, board.stock_top) else {
+        return Err(Stop(match board.stock_top {
+            Seen::Empty => "start from a fresh deal: the stock is empty".into(),
+            _ => "unsure which card this is: stock".into(),
+        }));
     };
     agent.watch.log("learning the stock");
-    let pyramid: [Card; 28] = pyramid.try_into().expect("28 cards");
-    let mut partial = learning_state(&pyramid);
+    // Clicks only need the pyramid's shape and a card that is no king (see `clicks_for`).
+    let shape: [Card; 28] = std::array::from_fn(|i| match &pyramid[i] {
+        Learnt::Sure(c) => *c,
+        Learnt::Unsure(c) => c[0],
+    });
+    let mut partial = learning_state(&shape);
+    let mut stock: Vec<Learnt> = Vec::with_capacity(24);
     for k in 0..24 {
-        stock.push(top);
-        partial.stock = vec![top];
+        let on_top = match &top {
+            Learnt::Sure(c) => *c,
+            Learnt::Unsure(c) => c[0],
+        };
+        partial.stock = vec![on_top];
         draw(agent, &partial)?;
-        partial.waste = vec![top];
-        let board = agent.read_wanted(|b| seen_matches(b.waste, Some(top)))?;
-        if !seen_matches(board.waste, Some(top)) {
+        partial.waste = vec![on_top];
+        let expected = top.clone();
+        let board = agent.read_wanted(|b| expected.agrees(b, WASTE_PLACE, b.waste))?;
+        if !top.agrees(&board, WASTE_PLACE, board.waste) {
             return Err(Stop(format!(
-                "after draw {} the waste should show {top}, reads {}",
+                "after draw {} the waste should show {}, reads {}",
                 k + 1,
+                show_learnt(&top),
                 show_seen(board.waste)
             )));
         }
+        let on_waste = Learnt::of(&board, WASTE_PLACE, board.waste).expect("it agrees");
+        stock.push(
+            top.clone()
+                .with(on_waste)
+                .map_err(|e| Stop(format!("stock card {}: {e}", k + 1)))?,
+        );
         match (k, board.stock_top) {
             (23, Seen::Empty) => {}
             (23, other) => {
@@ -569,43 +631,77 @@ fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Ca
                     show_seen(other)
                 )))
             }
-            (_, Seen::Card(c, _)) => top = c,
-            (_, other) => {
-                return Err(Stop(format!(
-                    "after draw {} the stock's top is {}",
-                    k + 1,
-                    show_seen(other)
-                )))
+            (_, seen) => {
+                top = Learnt::of(&board, STOCK_PLACE, seen).ok_or_else(|| {
+                    Stop(format!(
+                        "after draw {} the stock's top is {}",
+                        k + 1,
+                        show_seen(seen)
+                    ))
+                })?;
             }
         }
     }
-    let mut pyramid = pyramid;
-    if !unsure.is_empty() {
-        let known: Vec<Card> = (0..28)
-            .filter(|p| !unsure.iter().any(|(u, _)| u == p))
-            .map(|p| pyramid[p])
-            .chain(stock.iter().copied())
-            .collect();
-        let settled = settle_by_deck(&known, &unsure).ok_or_else(|| {
-            Stop(format!(
-                "unsure which cards these are, even with the full deck: {}",
-                unsure
-                    .iter()
-                    .map(|(p, c)| format!("pyramid:{p} ({})", names(c)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        })?;
-        let reader = agent.reader.as_mut().expect("a reader");
-        for (place, card) in settled {
-            agent
-                .watch
-                .log(&format!("pyramid:{place} is {card}: the only card left"));
-            pyramid[place] = card;
-            reader.settle(place, card);
+    // Settle the unsure cards by the full deck: pyramid places 0..28, stock cards 28..52.
+    let all: Vec<&Learnt> = pyramid.iter().chain(&stock).collect();
+    let known: Vec<Card> = all
+        .iter()
+        .filter_map(|l| match l {
+            Learnt::Sure(c) => Some(*c),
+            Learnt::Unsure(_) => None,
+        })
+        .collect();
+    let unsure: Vec<(usize, Vec<Card>)> = all
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| match l {
+            Learnt::Unsure(c) => Some((i, c.clone())),
+            Learnt::Sure(_) => None,
+        })
+        .collect();
+    let name = |i: usize| {
+        if i < 28 {
+            format!("pyramid:{i}")
+        } else {
+            format!("stock card {}", i - 27)
+        }
+    };
+    let settled = settle_by_deck(&known, &unsure).ok_or_else(|| {
+        Stop(format!(
+            "unsure which cards these are, even with the full deck: {}",
+            unsure
+                .iter()
+                .map(|(i, c)| format!("{} ({})", name(*i), names(c)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })?;
+    let mut cards: Vec<Card> = all
+        .iter()
+        .map(|l| match l {
+            Learnt::Sure(c) => *c,
+            Learnt::Unsure(c) => c[0],
+        })
+        .collect();
+    let reader = agent.reader.as_mut().expect("a reader");
+    for (i, card) in settled {
+        agent
+            .watch
+            .log(&format!("{} is {card}: the only card left", name(i)));
+        cards[i] = card;
+        if i < 28 {
+            reader.settle(i, card);
         }
     }
-    Ok((pyramid, stock))
+    let pyramid: [Card; 28] = cards[..28].try_into().expect("28 cards");
+    Ok((pyramid, cards[28..].to_vec()))
+}
+
+fn show_learnt(l: &Learnt) -> String {
+    match l {
+        Learnt::Sure(c) => c.to_string(),
+        Learnt::Unsure(c) => names(c),
+    }
 }
 
 fn names(cards: &[Card]) -> String {

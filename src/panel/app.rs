@@ -257,7 +257,7 @@ impl PanelApp {
                 self.switches.stop.store(true, Ordering::Relaxed);
             }
         });
-        ui.label("Moving the mouse over the game also stops play.");
+        ui.label("Pressing Esc, or moving the mouse, also stops play at once.");
         if !self.message.is_empty() {
             ui.colored_label(egui::Color32::from_rgb(200, 120, 0), &self.message);
         }

@@ -373,16 +373,20 @@ impl Matcher {
         let py = bh * card_w / TEMPLATE_H as f32;
         let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
         let r = REACH as f32;
-        let patch = sample(
-            frame,
-            x + bx * card_w - r * px,
-            y + by * card_w - r * py,
-            (tw + 2 * REACH) as f32 * px,
-            (th + 2 * REACH) as f32 * py,
-            tw + 2 * REACH,
-            th + 2 * REACH,
-        );
-        let view_at = |ox: usize, oy: usize| {
+        // The corner sampled at whole and half template pixels, across and down: the cards'
+        // positions fall between pixels, and the finer glyph strokes tell apart only when lined up.
+        let patch_at = |dx: f32, dy: f32| {
+            sample(
+                frame,
+                x + bx * card_w - (r - dx) * px,
+                y + by * card_w - (r - dy) * py,
+                (tw + 2 * REACH) as f32 * px,
+                (th + 2 * REACH) as f32 * py,
+                tw + 2 * REACH,
+                th + 2 * REACH,
+            )
+        };
+        let view_at = |patch: &Patch, ox: usize, oy: usize| {
             let mut values = Vec::with_capacity(tw * th * 3);
             for j in 0..th {
                 let start = ((j + oy) * patch.w + ox) * 3;
@@ -390,11 +394,12 @@ impl Matcher {
             }
             normalised(&soften(&values, tw, th))
         };
+        let patch = patch_at(0.0, 0.0);
         // Where the corner sits: the offset that best fits what all cards share.
         let mut anchor = (f32::MIN, REACH, REACH);
         for oy in 0..=2 * REACH {
             for ox in 0..=2 * REACH {
-                if let Some(v) = view_at(ox, oy) {
+                if let Some(v) = view_at(&patch, ox, oy) {
                     let s = dot(&v, &self.mean);
                     if s > anchor.0 {
                         anchor = (s, ox, oy);
@@ -405,20 +410,28 @@ impl Matcher {
         // Templates were lined up by the same shared features, give or take a few pixels.
         let clamp = |a: usize| a.clamp(SPREAD, 2 * REACH - SPREAD);
         let (ax, ay) = (clamp(anchor.1), clamp(anchor.2));
-        let mut views = Vec::with_capacity((2 * SPREAD + 1).pow(2));
+        let mut views = Vec::with_capacity(4 * (2 * SPREAD + 1).pow(2));
         let mut best = vec![(f32::MIN, 0usize); 52];
-        for oy in ay - SPREAD..=ay + SPREAD {
-            for ox in ax - SPREAD..=ax + SPREAD {
-                let view = view_at(ox, oy);
-                if let Some(v) = &view {
-                    for (k, t) in self.vectors.iter().enumerate() {
-                        let s = dot(v, t);
-                        if s > best[k].0 {
-                            best[k] = (s, views.len());
+        for (dx, dy) in [(0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5)] {
+            let shifted = if dx == 0.0 && dy == 0.0 {
+                None
+            } else {
+                Some(patch_at(dx, dy))
+            };
+            let patch = shifted.as_ref().unwrap_or(&patch);
+            for oy in ay - SPREAD..=ay + SPREAD {
+                for ox in ax - SPREAD..=ax + SPREAD {
+                    let view = view_at(patch, ox, oy);
+                    if let Some(v) = &view {
+                        for (k, t) in self.vectors.iter().enumerate() {
+                            let s = dot(v, t);
+                            if s > best[k].0 {
+                                best[k] = (s, views.len());
+                            }
                         }
                     }
+                    views.push(view);
                 }
-                views.push(view);
             }
         }
         Look { views, best }
@@ -720,12 +733,14 @@ pub fn read_board_reusing(
             continue;
         };
         let confidence = score.min(0.5 + margin / 2.0).clamp(0.0, 1.0);
-        if score >= MIN_SCORE && margin >= MIN_MARGIN {
+        let (in_pyramid, edge) = (places[i].1, edge_strength[i]);
+        if in_pyramid && edge < 0.5 && (score < MIN_SCORE || edge < 0.25) {
+            // No card's top edge, and nothing like a card or hardly an edge at all: an empty
+            // slot over the cards behind it (whose pips may look like an index).
+            seen[i] = Seen::Empty;
+        } else if score >= MIN_SCORE && margin >= MIN_MARGIN && !(in_pyramid && edge < 0.5) {
             free[k] = false;
             seen[i] = Seen::Card(Card::from_index(k), confidence);
-        } else if places[i].1 && score < MIN_SCORE && edge_strength[i] < 0.5 {
-            // Weak edges and nothing like a card: an empty slot over the cards behind it.
-            seen[i] = Seen::Empty;
         } else {
             seen[i] = Seen::Unknown(confidence);
             if score >= MIN_SCORE {
