@@ -535,6 +535,14 @@ impl Learnt {
         }
     }
 
+    /// The card, or the likeliest candidate while unsure (for what needs only a stand-in).
+    fn best(&self) -> Card {
+        match self {
+            Learnt::Sure(c) => *c,
+            Learnt::Unsure(c) => c[0],
+        }
+    }
+
     /// Two readings of the same card (the stock's top, then the same card on the waste).
     fn with(self, other: Learnt) -> Result<Learnt, String> {
         match (self, other) {
@@ -544,10 +552,15 @@ impl Learnt {
             (Learnt::Sure(a), _) | (_, Learnt::Sure(a)) => Ok(Learnt::Sure(a)),
             (Learnt::Unsure(a), Learnt::Unsure(b)) => {
                 let both: Vec<Card> = a.iter().copied().filter(|c| b.contains(c)).collect();
-                Ok(match both.as_slice() {
-                    [one] => Learnt::Sure(*one),
-                    _ => Learnt::Unsure(both),
-                })
+                match both.as_slice() {
+                    [] => Err(format!(
+                        "read as {} on the stock, then as {} on the waste",
+                        names(&a),
+                        names(&b)
+                    )),
+                    [one] => Ok(Learnt::Sure(*one)),
+                    _ => Ok(Learnt::Unsure(both)),
+                }
             }
         }
     }
@@ -593,17 +606,11 @@ fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Ca
     };
     agent.watch.log("learning the stock");
     // Clicks only need the pyramid's shape and a card that is no king (see `clicks_for`).
-    let shape: [Card; 28] = std::array::from_fn(|i| match &pyramid[i] {
-        Learnt::Sure(c) => *c,
-        Learnt::Unsure(c) => c[0],
-    });
+    let shape: [Card; 28] = std::array::from_fn(|i| pyramid[i].best());
     let mut partial = learning_state(&shape);
     let mut stock: Vec<Learnt> = Vec::with_capacity(24);
     for k in 0..24 {
-        let on_top = match &top {
-            Learnt::Sure(c) => *c,
-            Learnt::Unsure(c) => c[0],
-        };
+        let on_top = top.best();
         partial.stock = vec![on_top];
         draw(agent, &partial)?;
         partial.waste = vec![on_top];
@@ -676,13 +683,7 @@ fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Ca
                 .join(", ")
         ))
     })?;
-    let mut cards: Vec<Card> = all
-        .iter()
-        .map(|l| match l {
-            Learnt::Sure(c) => *c,
-            Learnt::Unsure(c) => c[0],
-        })
-        .collect();
+    let mut cards: Vec<Card> = all.iter().map(|l| l.best()).collect();
     let reader = agent.reader.as_mut().expect("a reader");
     for (i, card) in settled {
         agent
@@ -822,6 +823,27 @@ mod tests {
 
     fn card(s: &str) -> Card {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn two_readings_of_one_card_narrow_it_down_or_disagree() {
+        let unsure = |cards: &[&str]| Learnt::Unsure(cards.iter().map(|s| card(s)).collect());
+        assert_eq!(
+            unsure(&["6h", "8h"]).with(unsure(&["8h", "5h"])),
+            Ok(Learnt::Sure(card("8h")))
+        );
+        assert_eq!(
+            unsure(&["6h", "8h", "5h"]).with(unsure(&["8h", "6h"])),
+            Ok(unsure(&["6h", "8h"]))
+        );
+        assert_eq!(
+            Learnt::Sure(card("6h")).with(unsure(&["6h", "8h"])),
+            Ok(Learnt::Sure(card("6h")))
+        );
+        assert!(unsure(&["6h"]).with(unsure(&["8h"])).is_err());
+        assert!(Learnt::Sure(card("6h"))
+            .with(Learnt::Sure(card("8h")))
+            .is_err());
     }
 
     #[test]
