@@ -155,6 +155,38 @@ Cards the reader is unsure of are shown as ? with their slot; nothing is guessed
         #[arg(long)]
         json: bool,
     },
+    /// Measure the reader on rendered frames with known cards: a table of theme × size and the
+    /// cards read as other cards
+    #[command(
+        after_help = "Each theme is calibrated once at 1440x900 from a known deal, then frames of \
+other deals are read at each size: a fresh deal with a card selected, half cleared, and the stock \
+drawn out. A cell gives the share of places read right, then unsure (?), wrong (✗) and refused \
+frames."
+    )]
+    Accuracy {
+        /// Themes: names, paths, "builtin", or "all" (the built-in theme and every installed one)
+        #[arg(
+            long,
+            value_name = "LIST",
+            value_delimiter = ',',
+            default_value = "builtin,anglo"
+        )]
+        themes: Vec<String>,
+        /// Window sizes, each WxH or WxH@SCALE
+        #[arg(
+            long,
+            value_name = "LIST",
+            value_delimiter = ',',
+            default_value = "800x600,1024x768,1440x900,1920x1080,2560x1440,3840x2160,1920x1080@1.5,2560x1440@2.5"
+        )]
+        sizes: Vec<String>,
+        /// Deals read at each size (three positions each)
+        #[arg(long, value_name = "N", default_value_t = 5)]
+        deals: u64,
+        /// Print every place not read right (on stderr)
+        #[arg(long)]
+        verbose: bool,
+    },
     /// Learn the card pictures from frames of one known deal and save a template set
     Calibrate {
         /// Folder with 00.png (the fresh table) and 01.png … 24.png (after each draw)
@@ -212,6 +244,23 @@ struct LookArgs {
     /// Display scale as on Windows (1.0-2.5): larger toolbar, text and status line
     #[arg(long, value_name = "F", default_value_t = 1.0, value_parser = parse_scale)]
     scale: f32,
+}
+
+/// A window size with an optional display scale: "1920x1080" or "1920x1080@1.5".
+fn parse_size_at(text: &str) -> Result<(u32, u32, f32), String> {
+    let (size, scale) = match text.split_once('@') {
+        Some((size, scale)) => (
+            size,
+            scale
+                .parse::<f32>()
+                .ok()
+                .filter(|s| (1.0..=2.5).contains(s))
+                .ok_or_else(|| format!("'{text}': the scale after @ must be 1.0 to 2.5"))?,
+        ),
+        None => (text, 1.0),
+    };
+    let (w, h) = parse_size(size)?;
+    Ok((w, h, scale))
 }
 
 fn parse_size(text: &str) -> Result<(u32, u32), String> {
@@ -345,6 +394,24 @@ fn main() {
             profile,
             json,
         }),
+        Some(Command::Accuracy {
+            themes,
+            sizes,
+            deals,
+            verbose,
+        }) => (|| {
+            let sizes = sizes
+                .iter()
+                .map(|s| parse_size_at(s))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(cli::Failure::input)?;
+            cli::accuracy::run(cli::accuracy::AccuracyArgs {
+                themes,
+                sizes,
+                deals,
+                verbose,
+            })
+        })(),
         Some(Command::Calibrate {
             frames,
             deck,

@@ -1,117 +1,31 @@
 //! Calibrate once from rendered frames of a known deal at 1440×900, then read other deals at other
 //! window sizes and scales, in full, partly cleared, selected and empty-stock positions: every card
 //! read must be right, with no unknowns. (The sizes here are those where reading is exact today;
-//! see the README's vision section for the others.)
+//! `solitaire-agent accuracy` measures the others, see the README's vision section.)
 
 use solitaire_agent::cards::Deck;
-use solitaire_agent::pyramid::{State, Step};
 use solitaire_agent::table::render::Renderer;
-use solitaire_agent::table::scene::{Scene, Selection};
 use solitaire_agent::table::theme::Theme;
-use solitaire_agent::vision::calibrate::calibrate;
-use solitaire_agent::vision::profile::Profile;
-use solitaire_agent::vision::read_frame;
-use solitaire_agent::vision::recognize::{Matcher, Seen};
+use solitaire_agent::vision::accuracy::{calibrate_rendered, measure, CALIBRATION_SEED};
+use solitaire_agent::vision::recognize::Matcher;
 
-fn calibration_frames(r: &mut Renderer, deck: &Deck) -> Vec<image::RgbaImage> {
-    let layout = r.layout(1440, 900, 1.0);
-    let mut state = State::deal(deck);
-    let mut frames = vec![r.render(&Scene::still(&state, None, "DEAL".into()), &layout)];
-    for _ in 0..24 {
-        state.apply(Step::Draw).unwrap();
-        frames.push(r.render(&Scene::still(&state, None, "DEAL".into()), &layout));
-    }
-    frames
-}
-
-fn positions(seed: u64) -> Vec<(State, Option<Selection>)> {
-    let deal = State::deal(&Deck::shuffled(seed));
-    let mut out = vec![(
-        deal.clone(),
-        Some(solitaire_agent::table::scene::Selection::Pyramid(
-            solitaire_agent::pyramid::Position(24),
-        )),
-    )];
-    if let Some(steps) = solitaire_agent::solver::solve(&deal).unwrap().steps {
-        let mut s = deal.clone();
-        for step in steps.iter().take(steps.len() / 2) {
-            s.apply(*step).unwrap();
-        }
-        let sel = s.waste_top().map(|_| Selection::Waste);
-        out.push((s, sel));
-    }
-    let mut t = deal;
-    while t.stock_top().is_some() {
-        t.apply(Step::Draw).unwrap();
-    }
-    out.push((t, None));
-    out
-}
-
-fn check(theme: &str, sizes: &[(u32, u32, f32)], deals: u64) -> Vec<String> {
+/// Every place not read right, at each size, over `deals` deals.
+fn mistakes(theme: &str, sizes: &[(u32, u32, f32)], deals: u64) -> Vec<String> {
     let mut r = Renderer::new(Theme::load(theme).unwrap());
-    let deck = Deck::shuffled(1000);
-    let templates = calibrate(
-        &calibration_frames(&mut r, &deck),
-        &deck,
-        &Profile::practice_table(),
-        "test",
-    )
-    .unwrap();
+    let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
     let mut matcher = Matcher::new(&templates);
-    let profile = Profile::practice_table();
-    let mut errors = Vec::new();
-    for &(w, h, scale) in sizes {
-        let layout = r.layout(w, h, scale);
-        for seed in 0..deals {
-            for (state, sel) in positions(seed) {
-                let frame = r.render(&Scene::still(&state, sel, "DEAL 1".into()), &layout);
-                let tag = format!(
-                    "{theme} {w}x{h}@{scale} seed {seed} ({} cards)",
-                    state.pyramid_count()
-                );
-                match read_frame(&frame, &profile, &mut matcher) {
-                    Ok((board, _)) => {
-                        for i in 0..28 {
-                            let want = state.pyramid[i];
-                            let got = board.pyramid[i];
-                            let ok = match (want, got) {
-                                (None, Seen::Empty) => true,
-                                (Some(c), Seen::Card(g, _)) => c == g,
-                                _ => false,
-                            };
-                            if !ok {
-                                errors
-                                    .push(format!("{tag}: pyramid:{i} is {want:?}, read {got:?}"));
-                            }
-                        }
-                        if board.waste.card() != state.waste_top() {
-                            errors.push(format!(
-                                "{tag}: waste is {:?}, read {:?}",
-                                state.waste_top(),
-                                board.waste
-                            ));
-                        }
-                        if board.stock_top.card() != state.stock_top() {
-                            errors.push(format!(
-                                "{tag}: stock top is {:?}, read {:?}",
-                                state.stock_top(),
-                                board.stock_top
-                            ));
-                        }
-                    }
-                    Err(e) => errors.push(format!("{tag}: {e}")),
-                }
-            }
-        }
+    let mut out = Vec::new();
+    for &size in sizes {
+        let tally = measure(&mut r, &mut matcher, size, deals);
+        assert!(tally.places() > 0, "{theme} at {size:?}: nothing read");
+        out.extend(tally.mistakes.into_iter().map(|m| format!("{theme} {m}")));
     }
-    errors
+    out
 }
 
 #[test]
 fn built_in_theme_reads_every_card_at_every_size_and_scale() {
-    let sizes = [(1440, 900, 1.0), (1200, 760, 1.0)];
-    let errors = check("builtin", &sizes, 3);
+    let errors = mistakes("builtin", &[(1440, 900, 1.0), (1200, 760, 1.0)], 3);
     assert!(
         errors.is_empty(),
         "{} errors:\n{}",
@@ -122,12 +36,41 @@ fn built_in_theme_reads_every_card_at_every_size_and_scale() {
 
 #[test]
 fn anglo_theme_reads_every_card() {
-    let sizes = [(1920, 1080, 1.5), (2560, 1440, 1.0)];
-    let errors = check("anglo", &sizes, 2);
+    let errors = mistakes("anglo", &[(1920, 1080, 1.5), (2560, 1440, 1.0)], 2);
     assert!(
         errors.is_empty(),
         "{} errors:\n{}",
         errors.len(),
         errors.join("\n")
     );
+}
+
+#[test]
+fn accuracy_command_prints_the_table_and_refuses_a_bad_size() {
+    let agent = env!("CARGO_BIN_EXE_solitaire-agent");
+    let out = std::process::Command::new(agent)
+        .args([
+            "accuracy",
+            "--themes",
+            "builtin",
+            "--sizes",
+            "1440x900,1200x760@1.5",
+        ])
+        .args(["--deals", "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("| theme | 1440x900@1 | 1200x760@1.5 |"),
+        "{text}"
+    );
+    assert!(text.contains("| builtin | 100.0% |"), "{text}");
+    assert!(text.contains("Confusions: none"), "{text}");
+    let bad = std::process::Command::new(agent)
+        .args(["accuracy", "--sizes", "1440x900@7"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("scale after @ must be 1.0 to 2.5"));
 }

@@ -1,5 +1,6 @@
 //! The command line's subcommands, one module each; `main.rs` only parses arguments and dispatches.
 
+pub mod accuracy;
 pub mod bench;
 pub mod decks;
 pub mod play;

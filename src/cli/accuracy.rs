@@ -1,0 +1,121 @@
+//! `solitaire-agent accuracy`: how well the reader does, theme by theme and size by size, on frames
+//! of the practice table whose cards are known (see `vision::accuracy`). Prints a table (right,
+//! unsure, wrong per size) and the cards read as other cards.
+
+use super::{CliResult, Failure};
+use crate::cards::Deck;
+use crate::table::render::Renderer;
+use crate::table::theme::Theme;
+use crate::vision::accuracy::{calibrate_rendered, measure, Tally, CALIBRATION_SEED};
+use crate::vision::recognize::Matcher;
+use std::collections::BTreeMap;
+
+pub struct AccuracyArgs {
+    /// Theme names or paths; "all" for the built-in theme and every installed one.
+    pub themes: Vec<String>,
+    pub sizes: Vec<(u32, u32, f32)>,
+    pub deals: u64,
+    /// Print every place not read right.
+    pub verbose: bool,
+}
+
+pub fn run(args: AccuracyArgs) -> CliResult {
+    let mut themes = Vec::new();
+    for spec in &args.themes {
+        if spec == "all" {
+            themes.push(Theme::built_in());
+            for path in Theme::installed() {
+                themes.push(Theme::from_file(&path).map_err(|e| Failure::input(e.to_string()))?);
+            }
+        } else {
+            themes.push(Theme::load(spec).map_err(|e| Failure::input(e.to_string()))?);
+        }
+    }
+    let deck = Deck::shuffled(CALIBRATION_SEED);
+    println!(
+        "Reading accuracy: templates calibrated once at 1440x900 (deal {CALIBRATION_SEED}), {} deals \
+         per size, 3 positions each (full with a card selected, half cleared, stock drawn out)",
+        args.deals
+    );
+    println!();
+    let header: Vec<String> = args
+        .sizes
+        .iter()
+        .map(|(w, h, s)| format!("{w}x{h}@{s}"))
+        .collect();
+    println!("| theme | {} |", header.join(" | "));
+    println!("|---|{}", "---:|".repeat(header.len()));
+    let mut confusions: BTreeMap<String, usize> = BTreeMap::new();
+    let mut total = Tally::default();
+    for theme in themes {
+        let name = theme.name().to_string();
+        eprintln!("{name}: calibrating...");
+        let mut renderer = Renderer::new(theme);
+        let cells: Vec<String> = match calibrate_rendered(&mut renderer, &deck) {
+            Err(e) => vec![format!("calibration failed: {e}")],
+            Ok(templates) => {
+                let mut matcher = Matcher::new(&templates);
+                args.sizes
+                    .iter()
+                    .map(|&size| {
+                        eprintln!("{name}: reading at {}x{}@{}...", size.0, size.1, size.2);
+                        let t = measure(&mut renderer, &mut matcher, size, args.deals);
+                        if args.verbose {
+                            for m in &t.mistakes {
+                                eprintln!("{name} {m}");
+                            }
+                        }
+                        for (truth, read) in &t.confusions {
+                            *confusions
+                                .entry(format!("{truth} read as {read}"))
+                                .or_default() += 1;
+                        }
+                        let cell = cell(&t);
+                        total.right += t.right;
+                        total.unsure += t.unsure;
+                        total.wrong += t.wrong;
+                        total.refused += t.refused;
+                        cell
+                    })
+                    .collect()
+            }
+        };
+        println!("| {name} | {} |", cells.join(" | "));
+    }
+    println!();
+    println!(
+        "All: {} places, {} right ({:.2}%), {} unsure, {} wrong; {} frames refused",
+        total.places(),
+        total.right,
+        100.0 * total.right as f64 / total.places().max(1) as f64,
+        total.unsure,
+        total.wrong,
+        total.refused
+    );
+    if confusions.is_empty() {
+        println!("Confusions: none");
+    } else {
+        println!("Confusions (truth read as):");
+        let mut list: Vec<(String, usize)> = confusions.into_iter().collect();
+        list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        for (what, n) in list {
+            println!("  {what}: {n}");
+        }
+    }
+    Ok(())
+}
+
+/// One table cell: the share read right, then unsure (?), wrong (✗) and refused frames when any.
+fn cell(t: &Tally) -> String {
+    let mut s = format!("{:.1}%", 100.0 * t.right as f64 / t.places().max(1) as f64);
+    if t.unsure > 0 {
+        s += &format!(" {}?", t.unsure);
+    }
+    if t.wrong > 0 {
+        s += &format!(" {}✗", t.wrong);
+    }
+    if t.refused > 0 {
+        s += &format!(" {} refused", t.refused);
+    }
+    s
+}

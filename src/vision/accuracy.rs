@@ -1,0 +1,142 @@
+//! Measuring the reader against the practice table's renderer, where the truth is known: calibrate
+//! once at 1440×900 from a known deal (as a user does), then read rendered frames of other deals at
+//! other window sizes and display scales, in full, partly cleared, selected and empty-stock
+//! positions, and count every card read right, unsure or wrong. `solitaire-agent accuracy` prints
+//! the table; tests/vision_read.rs holds the sizes where reading is exact to it.
+
+use crate::cards::{Card, Deck};
+use crate::pyramid::{Position, State, Step};
+use crate::table::render::Renderer;
+use crate::table::scene::{Scene, Selection};
+use crate::vision::calibrate::calibrate;
+use crate::vision::profile::Profile;
+use crate::vision::read_frame;
+use crate::vision::recognize::{Matcher, Seen};
+use crate::vision::templates::Templates;
+
+/// The deal the templates are calibrated on, and the size they are calibrated at.
+pub const CALIBRATION_SEED: u64 = 1000;
+pub const CALIBRATION_SIZE: (u32, u32) = (1440, 900);
+
+/// Calibrates a template set from rendered frames of `deck` at 1440×900, scale 1.0: the fresh
+/// table, then the table after each of 24 draws.
+pub fn calibrate_rendered(r: &mut Renderer, deck: &Deck) -> Result<Templates, String> {
+    let layout = r.layout(CALIBRATION_SIZE.0, CALIBRATION_SIZE.1, 1.0);
+    let mut state = State::deal(deck);
+    let mut frames = vec![r.render(&Scene::still(&state, None, "DEAL".into()), &layout)];
+    for _ in 0..24 {
+        state.apply(Step::Draw).map_err(|e| e.to_string())?;
+        frames.push(r.render(&Scene::still(&state, None, "DEAL".into()), &layout));
+    }
+    calibrate(&frames, deck, &Profile::practice_table(), "rendered")
+}
+
+/// The positions read for a deal: the fresh deal with a pyramid card selected, halfway through
+/// its solution with the waste selected (when it has one), and the stock drawn to the end.
+pub fn positions(seed: u64) -> Vec<(State, Option<Selection>)> {
+    let deal = State::deal(&Deck::shuffled(seed));
+    let mut out = vec![(deal.clone(), Some(Selection::Pyramid(Position(24))))];
+    if let Ok(Some(steps)) = crate::solver::solve(&deal).map(|s| s.steps) {
+        let mut s = deal.clone();
+        for step in steps.iter().take(steps.len() / 2) {
+            s.apply(*step).expect("a solution's step is legal");
+        }
+        let sel = s.waste_top().map(|_| Selection::Waste);
+        out.push((s, sel));
+    }
+    let mut t = deal;
+    while t.stock_top().is_some() {
+        t.apply(Step::Draw)
+            .expect("drawing from a stock with cards");
+    }
+    out.push((t, None));
+    out
+}
+
+/// What reading some frames came to.
+#[derive(Default, Debug, Clone)]
+pub struct Tally {
+    /// Places read right (cards and empty places).
+    pub right: usize,
+    /// Places read as unsure (`?`).
+    pub unsure: usize,
+    /// Places read as another card, or as empty/a card where the truth is the other.
+    pub wrong: usize,
+    /// Frames the reader refused as not a readable board.
+    pub refused: usize,
+    /// One line per place not read right, and per refused frame.
+    pub mistakes: Vec<String>,
+    /// Cards read as another card: (truth, read).
+    pub confusions: Vec<(Card, Card)>,
+}
+
+impl Tally {
+    pub fn places(&self) -> usize {
+        self.right + self.unsure + self.wrong
+    }
+
+    fn add(&mut self, tag: &str, place: &str, truth: Option<Card>, read: Seen) {
+        let show = |c: Option<Card>| c.map_or("empty".to_string(), |c| c.to_string());
+        match (truth, read) {
+            (None, Seen::Empty) => self.right += 1,
+            (Some(c), Seen::Card(g, _)) if c == g => self.right += 1,
+            (_, Seen::Unknown(_)) => {
+                self.unsure += 1;
+                self.mistakes
+                    .push(format!("{tag}: {place} is {}, read ?", show(truth)));
+            }
+            (_, read) => {
+                self.wrong += 1;
+                if let (Some(c), Seen::Card(g, _)) = (truth, read) {
+                    self.confusions.push((c, g));
+                }
+                self.mistakes.push(format!(
+                    "{tag}: {place} is {}, read {}",
+                    show(truth),
+                    show(read.card())
+                ));
+            }
+        }
+    }
+}
+
+/// Reads every position of deals `0..deals` rendered at `size` (width, height, display scale).
+pub fn measure(
+    r: &mut Renderer,
+    matcher: &mut Matcher,
+    size: (u32, u32, f32),
+    deals: u64,
+) -> Tally {
+    let (w, h, scale) = size;
+    let layout = r.layout(w, h, scale);
+    let profile = Profile::practice_table();
+    let mut tally = Tally::default();
+    for seed in 0..deals {
+        for (state, sel) in positions(seed) {
+            let frame = r.render(&Scene::still(&state, sel, "DEAL 1".into()), &layout);
+            let tag = format!(
+                "{w}x{h}@{scale} seed {seed} ({} cards)",
+                state.pyramid_count()
+            );
+            match read_frame(&frame, &profile, matcher) {
+                Ok((board, _)) => {
+                    for i in 0..28 {
+                        tally.add(
+                            &tag,
+                            &format!("pyramid:{i}"),
+                            state.pyramid[i],
+                            board.pyramid[i],
+                        );
+                    }
+                    tally.add(&tag, "stock", state.stock_top(), board.stock_top);
+                    tally.add(&tag, "waste", state.waste_top(), board.waste);
+                }
+                Err(e) => {
+                    tally.refused += 1;
+                    tally.mistakes.push(format!("{tag}: refused: {e}"));
+                }
+            }
+        }
+    }
+    tally
+}
