@@ -11,18 +11,10 @@
 
 mod common;
 
-use common::desktop::{wait_for, Desktop};
+use common::desktop::{log_events, wait_for, Desktop};
 use solitaire_agent::platform::window;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-
-fn events(path: &PathBuf) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
-}
 
 /// A table window: theme, size, display scale.
 struct Look {
@@ -117,8 +109,8 @@ fn play_meanwhile(
 /// Checks one deal's table log against the agent's report: never an illegal move, never a click off
 /// a target, every click the agent made reached the table; cleared when solvable, else no_solution,
 /// or stopped safely with a reason. Returns whether the deal was cleared.
-fn check_log(log: &PathBuf, report: &serde_json::Value, solvable: bool, what: &str) -> bool {
-    let log = events(log);
+fn check_log(log: &Path, report: &serde_json::Value, solvable: bool, what: &str) -> bool {
+    let log = log_events(log);
     let count = |kind: &str| log.iter().filter(|e| e["event"] == kind).count();
     assert_eq!(count("illegal"), 0, "{what}: {log:?}");
     assert!(
@@ -230,13 +222,16 @@ fn calibrate_then_play(
 }
 
 /// The number of clicks in a table's log so far.
-fn clicks_logged(log: &PathBuf) -> usize {
-    events(log).iter().filter(|e| e["event"] == "click").count()
+fn clicks_logged(log: &Path) -> usize {
+    log_events(log)
+        .iter()
+        .filter(|e| e["event"] == "click")
+        .count()
 }
 
 /// Waits until the table's log shows `n` clicks (the agent is playing its plan after 26: 24 reveal
 /// draws, Undo board and OK). False when the agent stopped before.
-fn wait_for_clicks(log: &PathBuf, n: usize, playing: &mut dyn FnMut() -> bool) -> bool {
+fn wait_for_clicks(log: &Path, n: usize, playing: &mut dyn FnMut() -> bool) -> bool {
     wait_for(120, &format!("{n} clicks in {}", log.display()), || {
         if clicks_logged(log) >= n {
             Some(true)
@@ -273,7 +268,7 @@ fn deal_with_trouble(
     );
     eprintln!("{what}, deal {seed}: {report}");
     close_table(pid);
-    (report, events(&log))
+    (report, log_events(&log))
 }
 
 /// Faults and a user taking over, on the real window with the calibrated templates.

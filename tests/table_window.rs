@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::desktop::{wait_for, Desktop};
+use common::desktop::{log_events, wait_for, Desktop};
 use solitaire_agent::cards::Deck;
 use solitaire_agent::platform::window::{self, FoundWindow};
 use solitaire_agent::pyramid::State;
@@ -18,14 +18,6 @@ use std::process::Stdio;
 use std::time::Duration;
 
 const TITLE: &str = "Pyramid Practice Table";
-
-fn log_events(path: &PathBuf) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
-}
 
 fn count(events: &[serde_json::Value], kind: &str) -> usize {
     events.iter().filter(|e| e["event"] == kind).count()

@@ -16,8 +16,8 @@ pub struct DesktopGame {
     title: String,
     window: FoundWindow,
     clicker: Clicker,
-    /// None where the keyboard cannot be watched (see `esc_unwatched`).
-    esc: Option<EscWatch>,
+    /// The Esc watcher, or why the keyboard cannot be watched here.
+    esc: Result<EscWatch, String>,
     stacking: Stacking,
     start: Instant,
 }
@@ -32,7 +32,7 @@ impl DesktopGame {
             title: window.title.clone(),
             window,
             clicker: Clicker::new()?,
-            esc: EscWatch::start().ok(),
+            esc: EscWatch::start(),
             stacking: Stacking::open()?,
             start: Instant::now(),
         })
@@ -40,10 +40,7 @@ impl DesktopGame {
 
     /// Why Esc cannot stop the agent here, if it cannot.
     pub fn esc_unwatched(&self) -> Option<String> {
-        match &self.esc {
-            Some(_) => None,
-            None => EscWatch::start().err(),
-        }
+        self.esc.as_ref().err().cloned()
     }
 }
 
@@ -90,7 +87,7 @@ impl Pointer for DesktopGame {
     }
 
     fn interrupted(&mut self) -> Option<String> {
-        if self.esc.as_ref().is_some_and(EscWatch::pressed) {
+        if self.esc.as_ref().is_ok_and(EscWatch::pressed) {
             return Some("Esc was pressed".into());
         }
         self.clicker.mouse_taken().then(|| MOUSE_TAKEN.into())

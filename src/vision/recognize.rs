@@ -412,13 +412,8 @@ impl Matcher {
         let (ax, ay) = (clamp(anchor.1), clamp(anchor.2));
         let mut views = Vec::with_capacity(4 * (2 * SPREAD + 1).pow(2));
         let mut best = vec![(f32::MIN, 0usize); 52];
-        for (dx, dy) in [(0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5)] {
-            let shifted = if dx == 0.0 && dy == 0.0 {
-                None
-            } else {
-                Some(patch_at(dx, dy))
-            };
-            let patch = shifted.as_ref().unwrap_or(&patch);
+        let shifted = [(0.5, 0.0), (0.0, 0.5), (0.5, 0.5)].map(|(dx, dy)| patch_at(dx, dy));
+        for patch in std::iter::once(&patch).chain(&shifted) {
             for oy in ay - SPREAD..=ay + SPREAD {
                 for ox in ax - SPREAD..=ax + SPREAD {
                     let view = view_at(patch, ox, oy);
@@ -767,9 +762,6 @@ pub fn read_board_reusing(
         stock_present: stock_top != Seen::Empty,
         stock_top,
         waste: seen[PYRAMID_SIZE + 1],
-        unsure: unsure
-            .into_iter()
-            .filter(|(i, _)| matches!(seen[*i], Seen::Unknown(_)))
-            .collect(),
+        unsure,
     }
 }

@@ -139,6 +139,16 @@ impl Drop for Desktop {
     }
 }
 
+/// The table's event log (`table --log FILE`), one JSON object per line; lines not yet complete
+/// are left out.
+pub fn log_events(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
 /// Polls `f` every 50 ms until it returns Some, or panics after `secs` seconds naming `what`.
 pub fn wait_for<T>(secs: u64, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
     let start = Instant::now();
