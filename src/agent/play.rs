@@ -673,7 +673,13 @@ fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Ca
             format!("stock card {}", i - 27)
         }
     };
-    let settled = settle_by_deck(&known, &unsure).ok_or_else(|| {
+    // With nothing unsure, a deck that is not whole is reported by the deal's own check.
+    let settled = if unsure.is_empty() {
+        Some(Vec::new())
+    } else {
+        settle_by_deck(&known, &unsure)
+    }
+    .ok_or_else(|| {
         Stop(format!(
             "unsure which cards these are, even with the full deck: {}",
             unsure
