@@ -63,13 +63,23 @@ impl Screen for DesktopGame {
 
 impl Pointer for DesktopGame {
     fn click(&mut self, x: i32, y: i32) -> Result<(), String> {
-        // Never into another window: wait a little for one over the game to go away.
+        // Never into another window: wait a little for one over the game to go away. The point is
+        // checked before the cursor moves there and again just before the button goes down.
         let waited = Instant::now();
         loop {
             self.window.refresh()?;
+            let id = self.window.id()?;
             let (sx, sy) = (self.window.x + x, self.window.y + y);
-            if self.stacking.on_top(self.window.id()?, sx, sy)? {
-                break;
+            if self.stacking.on_top(id, sx, sy)? {
+                let w = &self.window;
+                let rect = (w.x, w.y, w.width, w.height);
+                let stacking = &mut self.stacking;
+                if self
+                    .clicker
+                    .click(sx, sy, rect, || stacking.on_top(id, sx, sy))?
+                {
+                    return Ok(());
+                }
             }
             if waited.elapsed().as_millis() as u64 > COVERED_WAIT_MS {
                 return Err(format!(
@@ -81,9 +91,6 @@ impl Pointer for DesktopGame {
             }
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
-        let w = &self.window;
-        let rect = (w.x, w.y, w.width, w.height);
-        self.clicker.click(w.x + x, w.y + y, rect)
     }
 
     fn interrupted(&mut self) -> Option<String> {

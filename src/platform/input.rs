@@ -33,7 +33,16 @@ impl Clicker {
     }
 
     /// Clicks the screen point (x, y), which must lie inside `window` (x, y, width, height).
-    pub fn click(&mut self, x: i32, y: i32, window: (i32, i32, u32, u32)) -> Result<(), String> {
+    /// `still_free` is asked once more with the cursor on the point, just before the button
+    /// goes down: false (say, a window was dragged over the point meanwhile) leaves the click
+    /// unmade and returns Ok(false).
+    pub fn click(
+        &mut self,
+        x: i32,
+        y: i32,
+        window: (i32, i32, u32, u32),
+        still_free: impl FnOnce() -> Result<bool, String>,
+    ) -> Result<bool, String> {
         let (wx, wy, ww, wh) = window;
         if x < wx || y < wy || x >= wx + ww as i32 || y >= wy + wh as i32 {
             return Err(format!(
@@ -45,9 +54,14 @@ impl Clicker {
         }
         self.enigo
             .move_mouse(x, y, Coordinate::Abs)
-            .and_then(|_| self.enigo.button(Button::Left, Direction::Click))
-            .map_err(|e| format!("cannot click: {e}"))?;
+            .map_err(|e| format!("cannot move the mouse: {e}"))?;
         self.left_at = Some((x, y));
-        Ok(())
+        if !still_free()? {
+            return Ok(false);
+        }
+        self.enigo
+            .button(Button::Left, Direction::Click)
+            .map_err(|e| format!("cannot click: {e}"))?;
+        Ok(true)
     }
 }
