@@ -111,6 +111,10 @@ cleared or has no solution, 3 when play stopped, 2 on bad input. Moving the mous
         /// Calibrate first from the deal on screen, whose cards this deck file gives
         #[arg(long, value_name = "FILE")]
         calibrate_deck: Option<String>,
+        /// Calibrate first from the deal on screen, whose cards you label in the terminal (13 ranks
+        /// and 4 suits) once the agent has drawn through the stock
+        #[arg(long, conflicts_with = "calibrate_deck")]
+        calibrate: bool,
         /// Layout profile: practice-table, msc, or a JSON file
         #[arg(long, value_name = "NAME|FILE", default_value = "practice-table")]
         profile: String,
@@ -187,14 +191,20 @@ frames."
         #[arg(long)]
         verbose: bool,
     },
-    /// Learn the card pictures from frames of one known deal and save a template set
+    /// Learn the card pictures from frames of one deal and save a template set: labelled from the
+    /// deal's deck file, or by you (13 ranks and 4 suits) when no deck is given
+    #[command(
+        after_help = "Without --deck the cards are grouped by what they show, 13 rows of one rank and 4 \
+columns of one suit, saved as a picture (DIR/groups.png) and listed; then you type `ranks …` and \
+`suits …` (and `swap 3B 5B` for a card in the wrong place). The answers can also come from a pipe."
+    )]
     Calibrate {
         /// Folder with 00.png (the fresh table) and 01.png … 24.png (after each draw)
         #[arg(long, value_name = "DIR")]
         frames: String,
-        /// The deal's deck file
+        /// The deal's deck file (without it, you label the grouped cards)
         #[arg(long, value_name = "FILE")]
-        deck: String,
+        deck: Option<String>,
         /// Name of the template set (saved in templates/NAME unless --out is given)
         #[arg(long, value_name = "NAME")]
         name: String,
@@ -358,6 +368,7 @@ fn main() {
             look,
             templates,
             calibrate_deck,
+            calibrate,
             profile,
             animation_ms,
             faults,
@@ -373,6 +384,7 @@ fn main() {
                 scale: look.scale,
                 templates,
                 calibrate_deck,
+                calibrate,
                 profile,
                 animation_ms,
                 faults,

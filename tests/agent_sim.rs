@@ -4,9 +4,12 @@
 //! illegal move and no click off a target; with dropped clicks and lag injected, every deal still
 //! ends cleared or stopped with a reason.
 
+mod common;
+
 use rayon::prelude::*;
-use solitaire_agent::agent::play::{play, Cards, LogLines, Options, Outcome};
+use solitaire_agent::agent::play::{play, Cards, LogLines, Options, Outcome, Watch};
 use solitaire_agent::agent::sim::SimTable;
+use solitaire_agent::cards::Card;
 use solitaire_agent::cards::Deck;
 use solitaire_agent::cli::play::sim_templates;
 use solitaire_agent::pyramid::State;
@@ -14,6 +17,8 @@ use solitaire_agent::solver;
 use solitaire_agent::table::game::{Event, Faults, Table};
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
+use solitaire_agent::vision::calibrate::Corners;
+use solitaire_agent::vision::groups::Groups;
 use solitaire_agent::vision::profile::Profile;
 use solitaire_agent::vision::recognize::Matcher;
 use std::sync::OnceLock;
@@ -132,4 +137,105 @@ fn dropped_clicks_and_lag_never_lead_to_an_illegal_move() {
         ),
         0
     );
+}
+
+/// A user who sees the cards and labels the groups (fixing any card put in the wrong group).
+struct Labeller {
+    truth: Vec<Card>,
+    swaps: usize,
+}
+
+impl Watch for Labeller {
+    fn label(&mut self, _corners: &Corners, mut groups: Groups) -> Result<Vec<Card>, String> {
+        let a = common::answers(&groups.ranks, &self.truth);
+        self.swaps = a.swaps.len();
+        for (x, y) in &a.swaps {
+            groups.swap(*x, *y);
+        }
+        let cards = groups.cards(&a.ranks, &a.suits)?;
+        assert_eq!(
+            cards, self.truth,
+            "the labelled grouping gives the true cards"
+        );
+        Ok(cards)
+    }
+}
+
+/// Guided calibration on a deal nobody told the agent: it clicks through the stock, groups the
+/// cards, the user labels 13 ranks and 4 suits, and the deal is played to the end with the new
+/// templates; the set saved reads other deals.
+fn guided(theme: &str, size: (u32, u32), scale: f32, seed: u64) -> usize {
+    let dir = std::env::temp_dir().join(format!("guided-{theme}-{seed}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let table = Table::seeded(seed, 300, Faults::default());
+    let theme_art = Theme::load(theme).unwrap();
+    let mut game = SimTable::new(table, Renderer::new(theme_art), size.0, size.1, scale);
+    let mut user = Labeller {
+        truth: Deck::shuffled(seed).cards().to_vec(),
+        swaps: usize::MAX,
+    };
+    let report = play(
+        &mut game,
+        Profile::practice_table(),
+        Cards::CalibrateGuided(Some(dir.clone())),
+        Options::default(),
+        &mut user,
+    );
+    assert_eq!(
+        report.result,
+        Outcome::Cleared,
+        "{theme}: {}",
+        report.reason
+    );
+    assert_eq!(
+        count(&game.events, |e| matches!(e, Event::Illegal { .. })),
+        0
+    );
+    // The saved set plays another deal.
+    let templates =
+        solitaire_agent::vision::templates::Templates::load(dir.to_str().unwrap()).unwrap();
+    let table = Table::seeded(seed + 1, 300, Faults::default());
+    let mut game = SimTable::new(
+        table,
+        Renderer::new(Theme::load(theme).unwrap()),
+        size.0,
+        size.1,
+        scale,
+    );
+    let report = play(
+        &mut game,
+        Profile::practice_table(),
+        Cards::Templates(Matcher::new(&templates)),
+        Options::default(),
+        &mut LogLines(|_: &str| {}),
+    );
+    assert_ne!(
+        report.result,
+        Outcome::Stopped,
+        "{theme}: {}",
+        report.reason
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    user.swaps
+}
+
+#[test]
+fn guided_calibration_needs_only_13_ranks_and_4_suits() {
+    assert_eq!(guided("builtin", SIZE, 1.0, 2), 0);
+    assert_eq!(guided("anglo", (1440, 900), 1.0, 5), 0);
+}
+
+#[test]
+fn guided_calibration_stops_when_no_one_labels() {
+    let table = Table::seeded(3, 300, Faults::default());
+    let mut game = SimTable::new(table, Renderer::new(Theme::built_in()), SIZE.0, SIZE.1, 1.0);
+    let report = play(
+        &mut game,
+        Profile::practice_table(),
+        Cards::CalibrateGuided(None),
+        Options::default(),
+        &mut LogLines(|_: &str| {}),
+    );
+    assert_eq!(report.result, Outcome::Stopped);
+    assert!(report.reason.contains("labelled"), "{}", report.reason);
 }

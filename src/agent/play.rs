@@ -11,10 +11,12 @@ use crate::pyramid::step::Step;
 use crate::solver;
 use crate::table::game::clicks_for;
 use crate::table::layout::Target;
-use crate::vision::calibrate::calibrate;
+use crate::vision::calibrate::{calibrate, corners, templates_from, Corners, StockSeen};
+use crate::vision::groups::{group, Groups};
 use crate::vision::locate::Located;
 use crate::vision::reader::Reader;
 use crate::vision::recognize::{Board, Matcher, Seen};
+use crate::vision::templates::Templates;
 use image::RgbaImage;
 use serde::Serialize;
 use std::sync::Arc;
@@ -78,6 +80,9 @@ pub enum Cards {
     /// Calibrate from this game's deal, whose cards are given, while learning the stock; and save
     /// the template set in the folder, when one is given.
     CalibrateFrom(Deck, Option<std::path::PathBuf>),
+    /// Calibrate from this game's deal, whose cards the watcher labels (13 ranks and 4 suits)
+    /// once the agent has drawn through the stock; and save the set in the folder, when given.
+    CalibrateGuided(Option<std::path::PathBuf>),
 }
 
 /// Who watches the agent play (the panel, the command line): progress, pictures, and whether to go on.
@@ -93,6 +98,11 @@ pub trait Watch {
     /// Asked before every action: Err stops play with that reason (pausing waits in here).
     fn proceed(&mut self) -> Result<(), String> {
         Ok(())
+    }
+    /// Guided calibration: the card of every corner (in corner order), labelled by whoever
+    /// watches from the grouping offered; Err when no one can or the user gives up.
+    fn label(&mut self, _corners: &Corners, _groups: Groups) -> Result<Vec<Card>, String> {
+        Err("the cards of this deal must be labelled, and no one is here to label them".into())
     }
 }
 
@@ -431,6 +441,7 @@ fn run<G: Game>(
             learn_by_reading(agent)?
         }
         Cards::CalibrateFrom(deck, save) => learn_by_calibrating(agent, &deck, save.as_deref())?,
+        Cards::CalibrateGuided(save) => learn_by_labelling(agent, save.as_deref())?,
     };
     let mut all: Vec<Card> = pyramid.to_vec();
     all.extend(&stock);
@@ -769,10 +780,23 @@ fn learn_by_calibrating<G: Game>(
         frames.push((*agent.frame).clone());
         agent.watch.seen(&agent.frame, None, Some(&located));
     }
-    let name = save
-        .and_then(|p| p.file_name())
-        .map_or("session".to_string(), |n| n.to_string_lossy().into_owned());
-    let templates = calibrate(&frames, deck, &agent.profile, &name).map_err(Stop)?;
+    let templates = calibrate(&frames, deck, &agent.profile, &set_name(save)).map_err(Stop)?;
+    use_templates(agent, templates, save)?;
+    Ok((pyramid, cards[28..].to_vec()))
+}
+
+/// The name of a template set saved in `save` (or of one kept for this game only).
+fn set_name(save: Option<&std::path::Path>) -> String {
+    save.and_then(|p| p.file_name())
+        .map_or("session".to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// Saves the templates (when asked) and reads with them from now on.
+fn use_templates<G: Game>(
+    agent: &mut Agent<G>,
+    templates: Templates,
+    save: Option<&std::path::Path>,
+) -> Result<(), Stop> {
     if let Some(dir) = save {
         templates.save(dir).map_err(Stop)?;
         agent
@@ -782,7 +806,44 @@ fn learn_by_calibrating<G: Game>(
     agent.reader = Some(Reader::new(agent.profile.clone(), Matcher::new(&templates)));
     // Make the reader locate the table now.
     let _ = agent.read();
-    Ok((pyramid, cards[28..].to_vec()))
+    Ok(())
+}
+
+/// Guided calibration: clicks the stock 24 times keeping the frames (a king on the stock is
+/// removed by the click instead of drawn; Undo board brings it back), groups the 52 corners seen
+/// by rank and suit, and has the watcher label the groups.
+fn learn_by_labelling<G: Game>(
+    agent: &mut Agent<G>,
+    save: Option<&std::path::Path>,
+) -> Result<([Card; 28], Vec<Card>), Stop> {
+    agent
+        .watch
+        .log("calibrating: clicking through the stock to see every card");
+    let mut frames = vec![(*agent.frame).clone()];
+    let e = crate::vision::edges::Edges::new(&agent.frame);
+    let located = crate::vision::locate::locate(&agent.frame, &e, &agent.profile, None)
+        .map_err(|e| Stop(format!("cannot find the table: {e}")))?;
+    let stock = click_point(&located, agent.profile.row_step, Target::Stock)?;
+    for _ in 0..24 {
+        agent.click_until_change(stock)?;
+        frames.push((*agent.frame).clone());
+        agent.watch.seen(&agent.frame, None, Some(&located));
+    }
+    let corners = corners(&frames, &agent.profile, StockSeen::OnStock).map_err(Stop)?;
+    let groups = group(&corners);
+    agent
+        .watch
+        .log("calibrating: the cards are grouped; waiting for their 13 ranks and 4 suits");
+    let cards = agent.watch.label(&corners, groups).map_err(Stop)?;
+    let deck = Deck::from_cards(&cards, Vec::new())
+        .map_err(|e| Stop(format!("the labels do not make one deck: {e}")))?;
+    let templates =
+        templates_from(&corners, deck.cards(), &agent.profile, &set_name(save)).map_err(Stop)?;
+    use_templates(agent, templates, save)?;
+    Ok((
+        deck.cards()[..28].try_into().expect("28 cards"),
+        deck.cards()[28..].to_vec(),
+    ))
 }
 
 /// A position with the pyramid of the deal and only what the agent knows of stock and waste, for

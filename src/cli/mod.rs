@@ -3,6 +3,7 @@
 pub mod accuracy;
 pub mod bench;
 pub mod decks;
+pub mod labels;
 pub mod play;
 pub mod solve;
 pub mod table;

@@ -1,11 +1,13 @@
 //! `solitaire-agent play`: one deal played to the end without the panel, against a real window
 //! (`--window TITLE`) or the practice table in-process (`--sim`); prints the report (JSON contract).
 
+use super::labels::label_in_terminal;
 use super::table::{deal_source, load_theme};
 use super::{CliResult, Failure};
 use crate::agent::desktop::DesktopGame;
-use crate::agent::play::{play, Cards, LogLines, Options, Outcome, Report};
+use crate::agent::play::{play, Cards, Options, Outcome, Report, Watch};
 use crate::agent::sim::SimTable;
+use crate::cards::Card;
 use crate::cards::Deck;
 use crate::pyramid::state::State;
 use crate::pyramid::step::Step;
@@ -14,6 +16,8 @@ use crate::table::render::Renderer;
 use crate::table::scene::Scene;
 use crate::table::theme::Theme;
 use crate::vision::calibrate::calibrate;
+use crate::vision::calibrate::Corners;
+use crate::vision::groups::Groups;
 use crate::vision::profile::Profile;
 use crate::vision::recognize::Matcher;
 use crate::vision::templates::Templates;
@@ -28,6 +32,7 @@ pub struct PlayArgs {
     pub scale: f32,
     pub templates: Option<String>,
     pub calibrate_deck: Option<String>,
+    pub calibrate: bool,
     pub profile: String,
     pub animation_ms: u64,
     pub faults: Faults,
@@ -48,6 +53,33 @@ pub fn sim_templates(theme: Theme, size: (u32, u32), scale: f32) -> Result<Match
     }
     let templates = calibrate(&frames, &deck, &Profile::practice_table(), "sim")?;
     Ok(Matcher::new(&templates))
+}
+
+/// The terminal as the agent's watcher: progress lines on stderr, and guided calibration's
+/// labels typed in.
+struct Terminal {
+    verbose: bool,
+}
+
+/// Where guided calibration shows the grouped cards.
+const GROUPS_PICTURE: &str = "calibration-groups.png";
+
+impl Watch for Terminal {
+    fn log(&mut self, line: &str) {
+        if self.verbose {
+            eprintln!("play: {line}");
+        }
+    }
+
+    fn label(&mut self, corners: &Corners, groups: Groups) -> Result<Vec<Card>, String> {
+        label_in_terminal(
+            corners,
+            groups,
+            std::path::Path::new(GROUPS_PICTURE),
+            &mut std::io::stdin().lock(),
+            &mut std::io::stderr(),
+        )
+    }
 }
 
 fn print_report(report: &Report, json: bool) {
@@ -77,6 +109,10 @@ pub fn run(args: PlayArgs) -> CliResult {
             let save = args.templates.as_deref().map(Templates::resolve);
             return Ok(Cards::CalibrateFrom(deck, save));
         }
+        if args.calibrate {
+            let save = args.templates.as_deref().map(Templates::resolve);
+            return Ok(Cards::CalibrateGuided(save));
+        }
         if let Some(name) = &args.templates {
             let t = Templates::load(name).map_err(Failure::input)?;
             return Ok(Cards::Templates(Matcher::new(&t)));
@@ -86,16 +122,13 @@ pub fn run(args: PlayArgs) -> CliResult {
                 sim_templates(theme, args.size, args.scale).map_err(Failure::input)?,
             )),
             None => Err(Failure::input(
-                "give --templates NAME (made by `calibrate`) or --calibrate-deck FILE (the cards of the deal on screen)",
+                "give --templates NAME (made by `calibrate`), --calibrate-deck FILE (the cards of the deal on screen), or --calibrate (label the cards yourself)",
             )),
         }
     };
-    let verbose = !args.json;
-    let mut watch = LogLines(move |line: &str| {
-        if verbose {
-            eprintln!("play: {line}");
-        }
-    });
+    let mut watch = Terminal {
+        verbose: !args.json,
+    };
     let report = if args.sim {
         let (source, deck) = deal_source(args.seed, args.deck.as_deref())?;
         let theme = load_theme(&args.theme)?;

@@ -2,9 +2,11 @@
 //! `solitaire-agent calibrate` (frames of one known deal → a template set).
 
 use super::decks::read_text;
+use super::labels::label_in_terminal;
 use super::{CliResult, Failure};
 use crate::cards::Deck;
-use crate::vision::calibrate::calibrate;
+use crate::vision::calibrate::{calibrate, corners, templates_from, StockSeen};
+use crate::vision::groups::group;
 use crate::vision::profile::Profile;
 use crate::vision::read_frame;
 use crate::vision::recognize::{Board, Matcher, Seen};
@@ -115,15 +117,19 @@ pub fn run_read(args: ReadArgs) -> CliResult {
 
 pub struct CalibrateArgs {
     pub frames: String,
-    pub deck: String,
+    pub deck: Option<String>,
     pub name: String,
     pub profile: String,
     pub out: Option<String>,
 }
 
 pub fn run_calibrate(args: CalibrateArgs) -> CliResult {
-    let deck = Deck::parse(&read_text(&args.deck)?)
-        .map_err(|e| Failure::input(format!("{}: {e}", args.deck)))?;
+    let deck = match &args.deck {
+        Some(file) => Some(
+            Deck::parse(&read_text(file)?).map_err(|e| Failure::input(format!("{file}: {e}")))?,
+        ),
+        None => None,
+    };
     let profile = Profile::load(&args.profile).map_err(Failure::input)?;
     let dir = Path::new(&args.frames);
     let mut frames = Vec::with_capacity(25);
@@ -137,7 +143,22 @@ pub fn run_calibrate(args: CalibrateArgs) -> CliResult {
         }
         frames.push(load_png(&path)?);
     }
-    let templates = calibrate(&frames, &deck, &profile, &args.name).map_err(Failure::input)?;
+    let templates = match &deck {
+        Some(deck) => calibrate(&frames, deck, &profile, &args.name).map_err(Failure::input)?,
+        None => {
+            let corners = corners(&frames, &profile, StockSeen::OnStock).map_err(Failure::input)?;
+            let groups = group(&corners);
+            let cards = label_in_terminal(
+                &corners,
+                groups,
+                &dir.join("groups.png"),
+                &mut std::io::stdin().lock(),
+                &mut std::io::stderr(),
+            )
+            .map_err(Failure::input)?;
+            templates_from(&corners, &cards, &profile, &args.name).map_err(Failure::input)?
+        }
+    };
     let out: PathBuf = match &args.out {
         Some(dir) => PathBuf::from(dir),
         None => Path::new("templates").join(&args.name),

@@ -13,14 +13,15 @@ use crate::vision::profile::Profile;
 use crate::vision::read_frame;
 use crate::vision::recognize::{Matcher, Seen};
 use crate::vision::templates::Templates;
+use image::RgbaImage;
 
 /// The deal the templates are calibrated on, and the size they are calibrated at.
 pub const CALIBRATION_SEED: u64 = 1000;
 pub const CALIBRATION_SIZE: (u32, u32) = (1440, 900);
 
-/// Calibrates a template set from rendered frames of `deck` at 1440×900, scale 1.0: the fresh
-/// table, then the table after each of 24 draws.
-pub fn calibrate_rendered(r: &mut Renderer, deck: &Deck) -> Result<Templates, String> {
+/// Rendered frames of `deck` at 1440×900, scale 1.0, as calibration sees a deal: the fresh table,
+/// then the table after each of 24 draws.
+pub fn calibration_frames(r: &mut Renderer, deck: &Deck) -> Result<Vec<RgbaImage>, String> {
     let layout = r.layout(CALIBRATION_SIZE.0, CALIBRATION_SIZE.1, 1.0);
     let mut state = State::deal(deck);
     let mut frames = vec![r.render(&Scene::still(&state, None, "DEAL".into()), &layout)];
@@ -28,6 +29,12 @@ pub fn calibrate_rendered(r: &mut Renderer, deck: &Deck) -> Result<Templates, St
         state.apply(Step::Draw).map_err(|e| e.to_string())?;
         frames.push(r.render(&Scene::still(&state, None, "DEAL".into()), &layout));
     }
+    Ok(frames)
+}
+
+/// Calibrates a template set from rendered frames of `deck` (`calibration_frames`).
+pub fn calibrate_rendered(r: &mut Renderer, deck: &Deck) -> Result<Templates, String> {
+    let frames = calibration_frames(r, deck)?;
     calibrate(&frames, deck, &Profile::practice_table(), "rendered")
 }
 

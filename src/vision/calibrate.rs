@@ -7,7 +7,7 @@ use crate::pyramid::position::Position;
 use crate::vision::edges::Edges;
 use crate::vision::locate::{locate, Located};
 use crate::vision::profile::Profile;
-use crate::vision::recognize::{sample, snap_corner};
+use crate::vision::recognize::{sample, snap_corner, snap_pile_corner};
 use crate::vision::templates::{Manifest, Templates, TEMPLATE_H, TEMPLATE_W};
 use image::{RgbImage, RgbaImage};
 use std::collections::BTreeMap;
@@ -23,10 +23,15 @@ fn corner(
     located: &Located,
     rect: crate::table::layout::Rect,
     strip: f32,
+    pile: bool,
     profile: &Profile,
 ) -> Vec<f32> {
     let w = located.card_w;
-    let (x, y, _) = snap_corner(e, rect, strip, w);
+    let (x, y, _) = if pile {
+        snap_pile_corner(e, rect, strip, w)
+    } else {
+        snap_corner(e, rect, strip, w)
+    };
     let [bx, by, bw, bh] = profile.index_box;
     let (px, py) = (bw * w / TEMPLATE_W as f32, bh * w / TEMPLATE_H as f32);
     let r = REACH as f32;
@@ -80,52 +85,90 @@ fn registered(crop: &[f32], reference: &[f32]) -> Vec<f32> {
     window(crop, best.1, best.2)
 }
 
-/// Builds a template set from `frames` (the fresh table, then after each draw) of the deal `deck`.
-pub fn calibrate(
+/// The 52 index corners of one deal seen whole, lined up with each other, in the order they were
+/// seen: the 28 pyramid cards top row first, then the 24 stock cards from the top of the stock.
+#[derive(Clone, Debug)]
+pub struct Corners {
+    /// Template-sized RGB values, row by row, one per card.
+    pub crops: Vec<Vec<f32>>,
+    /// Where the stock cards in `crops` were cut from.
+    pub stock_seen: StockSeen,
+    /// The waste's top card after each click on the stock: the stock card clicked, when the click
+    /// drew it (not a king it removed).
+    pub waste: Vec<Vec<f32>>,
+    /// Height over width of the cards.
+    pub aspect: f32,
+    /// Card width in pixels in the frames.
+    pub card_w: f32,
+}
+
+/// Where the 24 stock cards' corners are cut from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StockSeen {
+    /// The waste's top card after each draw (frames 01 … 24).
+    OnWaste,
+    /// The stock's top card before each click on the stock (frames 00 … 23). A click on a king
+    /// there removes it instead of drawing it, so this is how to see a deal whose cards are not
+    /// known yet.
+    OnStock,
+}
+
+/// Cuts out and lines up the 52 index corners from `frames`: the fresh table, then the table after
+/// each of 24 draws (or clicks on the stock).
+pub fn corners(
     frames: &[RgbaImage],
-    deck: &Deck,
     profile: &Profile,
-    name: &str,
-) -> Result<Templates, String> {
+    stock: StockSeen,
+) -> Result<Corners, String> {
     if frames.len() != 25 {
         return Err(format!(
             "calibration needs 25 frames (the fresh table and one after each of 24 draws), got {}",
             frames.len()
         ));
     }
-    let cards = deck.cards();
     let first_edges = Edges::new(&frames[0]);
     let located =
         locate(&frames[0], &first_edges, profile, None).map_err(|e| format!("frame 00: {e}"))?;
     let aspect = located.card_h / located.card_w;
     let strip = profile.row_step * located.card_w;
-    let mut crops: Vec<(Card, Vec<f32>)> = Vec::new();
+    let mut crops: Vec<Vec<f32>> = Vec::new();
     for p in Position::all() {
-        let v = corner(
+        crops.push(corner(
             &frames[0],
             &first_edges,
             &located,
             located.slots[p.index()],
             strip,
+            false,
             profile,
-        );
-        crops.push((cards[p.index()], v));
+        ));
     }
-    for (k, frame) in frames.iter().enumerate().skip(1) {
+    let (mut stock_tops, mut waste_tops) = (Vec::new(), Vec::new());
+    for (k, frame) in frames.iter().enumerate() {
         if frame.dimensions() != frames[0].dimensions() {
             return Err(format!("frame {k:02} is {}x{}, frame 00 is {}x{}: all frames must come from one window size", frame.width(), frame.height(), frames[0].width(), frames[0].height()));
         }
         let e = Edges::new(frame);
         let here = locate(frame, &e, profile, Some(aspect))
             .map_err(|err| format!("frame {k:02}: {err}"))?;
-        // After k draws the waste's top card is the k-th stock card.
-        let v = corner(frame, &e, &here, here.waste, 0.9 * here.card_h, profile);
-        crops.push((cards[28 + k - 1], v));
+        let depth = 0.9 * here.card_h;
+        // Before the k+1-th click the stock's top card is stock card k+1; after k draws the
+        // waste's top card is stock card k.
+        if k < 24 && stock == StockSeen::OnStock {
+            stock_tops.push(corner(frame, &e, &here, here.stock, depth, true, profile));
+        }
+        if k > 0 {
+            waste_tops.push(corner(frame, &e, &here, here.waste, depth, true, profile));
+        }
     }
+    crops.extend(match stock {
+        StockSeen::OnStock => stock_tops,
+        StockSeen::OnWaste => waste_tops.clone(),
+    });
     // Line every crop up with what the pyramid's corners share, twice (the second time against
     // the mean of the lined-up crops).
     let mut reference = vec![0.0f32; (TEMPLATE_W * TEMPLATE_H * 3) as usize];
-    for (_, crop) in crops.iter().take(28) {
+    for crop in crops.iter().take(28) {
         for (r, v) in reference
             .iter_mut()
             .zip(centred(&window(crop, REACH, REACH)))
@@ -133,23 +176,61 @@ pub fn calibrate(
             *r += v;
         }
     }
-    let mut aligned: Vec<(Card, Vec<f32>)> = Vec::new();
-    for _ in 0..2 {
-        let reference_n = centred(&reference);
-        aligned = crops
+    let line_up = |crops: &[Vec<f32>], reference: &[f32]| -> Vec<Vec<f32>> {
+        let reference_n = centred(reference);
+        crops
             .iter()
-            .map(|(c, crop)| (*c, registered(crop, &reference_n)))
-            .collect();
+            .map(|crop| registered(crop, &reference_n))
+            .collect()
+    };
+    let mut aligned: Vec<Vec<f32>> = Vec::new();
+    for _ in 0..2 {
+        aligned = line_up(&crops, &reference);
         reference = vec![0.0; reference.len()];
-        for (_, v) in &aligned {
+        for v in &aligned {
             for (r, x) in reference.iter_mut().zip(centred(v)) {
                 *r += x;
             }
         }
     }
+    Ok(Corners {
+        crops: aligned,
+        stock_seen: stock,
+        waste: line_up(&waste_tops, &reference),
+        aspect,
+        card_w: located.card_w,
+    })
+}
+
+/// Builds a template set from `frames` (the fresh table, then after each draw) of the deal `deck`.
+pub fn calibrate(
+    frames: &[RgbaImage],
+    deck: &Deck,
+    profile: &Profile,
+    name: &str,
+) -> Result<Templates, String> {
+    let corners = corners(frames, profile, StockSeen::OnWaste)?;
+    templates_from(&corners, deck.cards(), profile, name)
+}
+
+/// Makes a template set from the corners and the card each one is (`cards[i]` for `crops[i]`).
+pub fn templates_from(
+    corners: &Corners,
+    cards: &[Card],
+    profile: &Profile,
+    name: &str,
+) -> Result<Templates, String> {
     let mut sums: Vec<(Vec<f32>, u32)> =
         vec![(vec![0.0; (TEMPLATE_W * TEMPLATE_H * 3) as usize], 0); 52];
-    for (card, values) in aligned {
+    for (i, (card, crop)) in cards.iter().zip(&corners.crops).enumerate() {
+        // A stock card seen on the stock was also drawn onto the waste, unless it is a king (the
+        // click removed it): the waste shows it as the pyramid's cards are shown, not over backs.
+        let values = match corners.waste.get(i.wrapping_sub(28)) {
+            Some(on_waste) if corners.stock_seen == StockSeen::OnStock && !card.is_king() => {
+                on_waste
+            }
+            _ => crop,
+        };
         let (acc, n) = &mut sums[card.index()];
         for (a, v) in acc.iter_mut().zip(values) {
             *a += v;
@@ -176,8 +257,8 @@ pub fn calibrate(
             format: 1,
             size: [TEMPLATE_W, TEMPLATE_H],
             profile: profile.name.clone(),
-            aspect,
-            card_width: located.card_w,
+            aspect: corners.aspect,
+            card_width: corners.card_w,
             index_box: profile.index_box,
             cards: files,
         },

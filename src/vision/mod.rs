@@ -4,6 +4,8 @@
 pub mod accuracy;
 pub mod calibrate;
 pub mod edges;
+pub mod groups;
+pub mod labels;
 pub mod locate;
 pub mod profile;
 pub mod reader;

@@ -215,7 +215,7 @@ fn degrade(values: &[f32], w: usize, h: usize, factor: f32) -> Vec<f32> {
 }
 
 /// A [1 2 1]×[1 2 1] blur of an RGB float image, so that matching forgives sub-pixel shifts.
-fn soften(values: &[f32], w: usize, h: usize) -> Vec<f32> {
+pub(crate) fn soften(values: &[f32], w: usize, h: usize) -> Vec<f32> {
     // The 3×3 kernel (1 2 1)ᵀ(1 2 1)/16 as two passes, edges repeated.
     let mut across = vec![0.0f32; values.len()];
     for y in 0..h {
@@ -260,7 +260,7 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
 }
 
 /// Zero mean per channel, unit length overall; None for a flat patch.
-fn normalised(values: &[f32]) -> Option<Vec<f32>> {
+pub(crate) fn normalised(values: &[f32]) -> Option<Vec<f32>> {
     let n = values.len() / 3;
     let mut mean = [0.0f32; 3];
     for px in values.chunks_exact(3) {
@@ -585,6 +585,12 @@ pub fn snap_corner(e: &Edges, slot: Rect, strip: f32, card_w: f32) -> (f32, f32,
         card_w,
         -(0.05 * card_w).round().max(2.0) as i32,
     )
+}
+
+/// Where the top card of a pile (the stock, the waste) has its top-left corner: as `snap_corner`,
+/// but not up and to the left, where the stock's backs peek out.
+pub fn snap_pile_corner(e: &Edges, pile: Rect, depth: f32, card_w: f32) -> (f32, f32, f32) {
+    snap_corner_within(e, pile, depth, card_w, -1)
 }
 
 /// As `snap_corner`, searching offsets from `from` (negative: up and left) to 5 % of the width.

@@ -58,3 +58,98 @@ pub fn assert_clears(start: &State, steps: &[Step]) {
         );
     }
 }
+
+/// What a user who can see the cards answers in guided calibration, given the grouping
+/// (`rows[r][c]`: the corner in row r, column c) and the true card of every corner: the swaps
+/// that put each card in the row of its rank and the column of its suit, then the rank of every
+/// row and the suit of every column. Rows and columns take the label most of their cards have.
+pub struct Answers {
+    pub swaps: Vec<((usize, usize), (usize, usize))>,
+    pub ranks: Vec<solitaire_agent::cards::Rank>,
+    pub suits: Vec<solitaire_agent::cards::Suit>,
+}
+
+pub fn answers(rows: &[[usize; 4]], truth: &[solitaire_agent::cards::Card]) -> Answers {
+    use solitaire_agent::cards::{Rank, Suit};
+    // Labels by the most votes first, each label and each row or column once.
+    fn pick<L: Copy + PartialEq>(votes: Vec<Vec<(L, usize)>>) -> Vec<L> {
+        let mut all: Vec<(usize, usize, L)> = votes
+            .iter()
+            .enumerate()
+            .flat_map(|(g, v)| v.iter().map(move |&(l, n)| (n, g, l)))
+            .collect();
+        all.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut out: Vec<Option<L>> = vec![None; votes.len()];
+        for (_, g, l) in all {
+            if out[g].is_none() && !out.contains(&Some(l)) {
+                out[g] = Some(l);
+            }
+        }
+        out.into_iter()
+            .map(|l| l.expect("a label for every group"))
+            .collect()
+    }
+    let ranks = pick(
+        rows.iter()
+            .map(|g| {
+                Rank::all()
+                    .map(|r| (r, g.iter().filter(|&&i| truth[i].rank == r).count()))
+                    .collect()
+            })
+            .collect(),
+    );
+    let suits = pick(
+        (0..4)
+            .map(|c| {
+                Suit::ALL
+                    .iter()
+                    .map(|&s| (s, rows.iter().filter(|g| truth[g[c]].suit == s).count()))
+                    .collect()
+            })
+            .collect(),
+    );
+    let mut grid = rows.to_vec();
+    let mut swaps = Vec::new();
+    loop {
+        let wrong = (0..grid.len())
+            .flat_map(|r| (0..4).map(move |c| (r, c)))
+            .find(|&(r, c)| {
+                let card = truth[grid[r][c]];
+                card.rank != ranks[r] || card.suit != suits[c]
+            });
+        let Some((r, c)) = wrong else { break };
+        let card = truth[grid[r][c]];
+        let to = (
+            ranks.iter().position(|&x| x == card.rank).unwrap(),
+            suits.iter().position(|&x| x == card.suit).unwrap(),
+        );
+        let there = grid[to.0][to.1];
+        grid[to.0][to.1] = grid[r][c];
+        grid[r][c] = there;
+        swaps.push(((r, c), to));
+    }
+    Answers {
+        swaps,
+        ranks,
+        suits,
+    }
+}
+
+impl Answers {
+    /// The answers as lines typed in the terminal.
+    pub fn lines(&self) -> String {
+        let cell = |(r, c): (usize, usize)| format!("{}{}", r + 1, (b'A' + c as u8) as char);
+        let mut out = String::new();
+        for (a, b) in &self.swaps {
+            out.push_str(&format!("swap {} {}\n", cell(*a), cell(*b)));
+        }
+        let ranks: Vec<String> = self.ranks.iter().map(|r| r.char().to_string()).collect();
+        let suits: Vec<String> = self.suits.iter().map(|s| s.char().to_string()).collect();
+        out.push_str(&format!(
+            "ranks {}\nsuits {}\n",
+            ranks.join(" "),
+            suits.join(" ")
+        ));
+        out
+    }
+}
