@@ -69,6 +69,90 @@ fn stop_ends_play_before_the_next_click() {
     );
 }
 
+/// Guided calibration through the panel's shared state: the agent offers the grouped cards, a
+/// user (another thread, as the panel's clicks would) swaps what is misplaced, picks the 13 ranks
+/// and 4 suits and presses Done; the agent then plays the deal to the end.
+#[test]
+fn guided_calibration_waits_for_the_labels_given_in_the_panel() {
+    let shared = Arc::new(Mutex::new(Shared::default()));
+    let switches = Arc::new(Switches::default());
+    let user_view = shared.clone();
+    let truth = solitaire_agent::cards::Deck::shuffled(2).cards().to_vec();
+    let user = std::thread::spawn(move || loop {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let mut s = user_view.lock().unwrap();
+        let Some(l) = s.labelling.as_mut() else {
+            continue;
+        };
+        assert!(
+            l.cards().unwrap_err().contains("13 rows"),
+            "nothing labelled yet"
+        );
+        let a = common::answers(&l.groups.ranks, &truth);
+        for (x, y) in &a.swaps {
+            l.click(*x);
+            l.click(*y);
+        }
+        // A click on a card and again on it lets it go: nothing moves.
+        let before = l.groups.clone();
+        l.click((0, 0));
+        l.click((0, 0));
+        assert_eq!(l.groups, before);
+        l.ranks = a.ranks.iter().map(|r| Some(*r)).collect();
+        l.suits = a.suits.iter().map(|s| Some(*s)).collect();
+        l.answer = Some(l.cards());
+        return a.swaps.len();
+    });
+    let mut watch = PanelWatch {
+        shared: shared.clone(),
+        switches,
+        wake: Box::new(|| {}),
+    };
+    let mut game = sim(2);
+    let report = play(
+        &mut game,
+        Profile::practice_table(),
+        Cards::CalibrateGuided(None),
+        Options::default(),
+        &mut watch,
+    );
+    assert_eq!(report.result, Outcome::Cleared, "{}", report.reason);
+    assert_eq!(user.join().unwrap(), 0, "no card needed moving");
+    assert!(shared.lock().unwrap().labelling.is_none());
+}
+
+#[test]
+fn stop_while_labelling_ends_play() {
+    let shared = Arc::new(Mutex::new(Shared::default()));
+    let switches = Arc::new(Switches::default());
+    let (view, stop) = (shared.clone(), switches.clone());
+    std::thread::spawn(move || loop {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        if view.lock().unwrap().labelling.is_some() {
+            stop.stop.store(true, Ordering::Relaxed);
+            return;
+        }
+    });
+    let mut watch = PanelWatch {
+        shared,
+        switches,
+        wake: Box::new(|| {}),
+    };
+    let report = play(
+        &mut sim(2),
+        Profile::practice_table(),
+        Cards::CalibrateGuided(None),
+        Options::default(),
+        &mut watch,
+    );
+    assert_eq!(report.result, Outcome::Stopped);
+    assert!(
+        report.reason.contains("stopped by the user"),
+        "{}",
+        report.reason
+    );
+}
+
 fn panel_window() -> Option<window::FoundWindow> {
     window::find("solitaire-agent")
         .ok()

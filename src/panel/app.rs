@@ -1,22 +1,26 @@
 //! The control panel (eframe): pick the game window (or open the practice table beside the panel),
-//! choose how the cards are learned, Play / Pause / Stop, and watch the live capture with what was
+//! choose how the cards are learned (guided calibration shows the grouped cards to label),
+//! Play / Pause / Stop, and watch the live capture with what was
 //! read on each card, the plan and its progress, the timings and the log. The agent runs on its own
 //! thread; the panel only draws `Shared` and flips `Switches`.
 
 use crate::agent::desktop::DesktopGame;
 use crate::agent::play::{play, Cards, Options};
-use crate::cards::Deck;
+use crate::cards::{Deck, Rank, Suit};
 use crate::panel::shared::{PanelWatch, Shared, Switches};
 use crate::platform::window::{self, GAME_TITLES};
 use crate::vision::profile::Profile;
 use crate::vision::recognize::Matcher;
-use crate::vision::templates::Templates;
+use crate::vision::templates::{Templates, TEMPLATE_H, TEMPLATE_W};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 /// How the agent learns the card pictures.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Learn {
+    /// Guided: the agent draws through the stock, groups the cards, and the user labels 13 ranks
+    /// and 4 suits.
+    Guided,
     /// The practice table the panel opened: its deal is known.
     OpenedTable,
     /// A deck file with the cards of the deal on screen.
@@ -33,10 +37,14 @@ pub struct PanelApp {
     learn: Learn,
     deck_file: String,
     template_set: String,
+    /// When calibrating: save the new set as templates/NAME (none when empty).
+    save_as: String,
     profile: String,
     shared: Arc<Mutex<Shared>>,
     switches: Arc<Switches>,
     texture: Option<(u64, egui::TextureHandle)>,
+    /// Guided calibration: one texture per corner, while labelling.
+    corner_textures: Option<Vec<egui::TextureHandle>>,
     message: String,
 }
 
@@ -47,13 +55,15 @@ impl PanelApp {
             title: String::new(),
             table_seed: 1,
             opened_seed: None,
-            learn: Learn::DeckFile,
+            learn: Learn::Guided,
             deck_file: String::new(),
             template_set: String::new(),
+            save_as: String::new(),
             profile: "practice-table".into(),
             shared: Arc::new(Mutex::new(Shared::default())),
             switches: Arc::new(Switches::default()),
             texture: None,
+            corner_textures: None,
             message: String::new(),
         };
         app.refresh_titles();
@@ -112,16 +122,19 @@ impl PanelApp {
     }
 
     fn cards(&self) -> Result<Cards, String> {
+        let save =
+            (!self.save_as.trim().is_empty()).then(|| Templates::resolve(self.save_as.trim()));
         match self.learn {
+            Learn::Guided => Ok(Cards::CalibrateGuided(save)),
             Learn::OpenedTable => {
                 let seed = self.opened_seed.ok_or("open the practice table first")?;
-                Ok(Cards::CalibrateFrom(Deck::shuffled(seed), None))
+                Ok(Cards::CalibrateFrom(Deck::shuffled(seed), save))
             }
             Learn::DeckFile => {
                 let text = std::fs::read_to_string(&self.deck_file)
                     .map_err(|e| format!("{}: {e}", self.deck_file))?;
                 let deck = Deck::parse(&text).map_err(|e| format!("{}: {e}", self.deck_file))?;
-                Ok(Cards::CalibrateFrom(deck, None))
+                Ok(Cards::CalibrateFrom(deck, save))
             }
             Learn::TemplateSet => {
                 let t = Templates::load(&self.template_set)?;
@@ -215,6 +228,11 @@ impl PanelApp {
         });
         ui.separator();
         ui.label("Cards");
+        ui.radio_value(
+            &mut self.learn,
+            Learn::Guided,
+            "calibrate from this deal: I label the cards (13 ranks, 4 suits)",
+        );
         if self.opened_seed.is_some() {
             ui.radio_value(
                 &mut self.learn,
@@ -228,6 +246,12 @@ impl PanelApp {
             "calibrate from this deal, cards in a deck file:",
         );
         ui.text_edit_singleline(&mut self.deck_file);
+        if self.learn != Learn::TemplateSet {
+            ui.horizontal(|ui| {
+                ui.label("save the new set as");
+                ui.text_edit_singleline(&mut self.save_as);
+            });
+        }
         ui.radio_value(&mut self.learn, Learn::TemplateSet, "use a template set:");
         ui.text_edit_singleline(&mut self.template_set);
         ui.separator();
@@ -302,6 +326,109 @@ impl PanelApp {
             });
     }
 
+    /// Guided calibration: the grouped cards, a rank picker per row and a suit picker per column,
+    /// click two cards to swap them; Done hands the labels to the agent. False when there is
+    /// nothing to label.
+    fn labelling_view(&mut self, ui: &mut egui::Ui) -> bool {
+        let mut s = self.shared.lock().expect("shared");
+        let Some(l) = s.labelling.as_mut() else {
+            self.corner_textures = None;
+            return false;
+        };
+        let textures = self.corner_textures.get_or_insert_with(|| {
+            l.corners
+                .crops
+                .iter()
+                .enumerate()
+                .map(|(i, crop)| {
+                    let (w, h) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+                    let rgb: Vec<u8> = crop
+                        .iter()
+                        .map(|v| v.round().clamp(0.0, 255.0) as u8)
+                        .collect();
+                    ui.ctx().load_texture(
+                        format!("corner{i}"),
+                        egui::ColorImage::from_rgb([w, h], &rgb),
+                        egui::TextureOptions::NEAREST,
+                    )
+                })
+                .collect()
+        });
+        ui.heading("Label the cards");
+        ui.label(
+            "Each row holds the four cards of one rank, each column the 13 cards of one suit. \
+             Give every row its rank and every column its suit. A card in the wrong place: click it, \
+             then the card to swap it with.",
+        );
+        let size = egui::vec2(TEMPLATE_W as f32 * 1.6, TEMPLATE_H as f32 * 1.6);
+        let checked = l.cards();
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(checked.is_ok(), egui::Button::new("Done"))
+                .clicked()
+            {
+                l.answer = Some(checked.clone());
+            }
+            if ui.button("Give up").clicked() {
+                l.answer = Some(Err("calibration given up; nothing was saved".into()));
+            }
+            if let Err(e) = &checked {
+                ui.label(e);
+            }
+        });
+        egui::ScrollArea::vertical()
+            .id_salt("labels")
+            .show(ui, |ui| {
+                egui::Grid::new("label-grid")
+                    .spacing([6.0, 4.0])
+                    .show(ui, |ui| {
+                        ui.label("");
+                        for c in 0..4 {
+                            let shown = l.suits[c].map_or("suit?".to_string(), suit_name);
+                            egui::ComboBox::from_id_salt(("suit", c))
+                                .selected_text(shown)
+                                .show_ui(ui, |ui| {
+                                    for suit in Suit::ALL {
+                                        ui.selectable_value(
+                                            &mut l.suits[c],
+                                            Some(suit),
+                                            suit_name(suit),
+                                        );
+                                    }
+                                });
+                        }
+                        ui.end_row();
+                        for r in 0..l.groups.ranks.len() {
+                            let shown = l.ranks[r].map_or("rank?".to_string(), rank_name);
+                            egui::ComboBox::from_id_salt(("rank", r))
+                                .width(70.0)
+                                .selected_text(shown)
+                                .show_ui(ui, |ui| {
+                                    for rank in Rank::all() {
+                                        ui.selectable_value(
+                                            &mut l.ranks[r],
+                                            Some(rank),
+                                            rank_name(rank),
+                                        );
+                                    }
+                                });
+                            for c in 0..4 {
+                                let corner = l.groups.ranks[r][c];
+                                let image =
+                                    egui::Image::new(&textures[corner]).fit_to_exact_size(size);
+                                let button =
+                                    egui::Button::image(image).selected(l.picked == Some((r, c)));
+                                if ui.add(button).clicked() {
+                                    l.click((r, c));
+                                }
+                            }
+                            ui.end_row();
+                        }
+                    });
+            });
+        true
+    }
+
     fn capture_view(&mut self, ui: &mut egui::Ui) {
         let s = self.shared.lock().expect("shared");
         let Some(frame) = &s.frame else {
@@ -366,6 +493,23 @@ impl PanelApp {
     }
 }
 
+fn suit_name(s: Suit) -> String {
+    match s {
+        Suit::Clubs => "clubs",
+        Suit::Diamonds => "diamonds",
+        Suit::Hearts => "hearts",
+        Suit::Spades => "spades",
+    }
+    .to_string()
+}
+
+fn rank_name(r: Rank) -> String {
+    match r.char() {
+        'T' => "10".to_string(),
+        c => c.to_string(),
+    }
+}
+
 impl Default for PanelApp {
     fn default() -> PanelApp {
         PanelApp::new()
@@ -377,6 +521,10 @@ impl eframe::App for PanelApp {
         egui::Panel::left("controls")
             .default_size(330.0)
             .show(ui, |ui| self.controls(ui));
-        egui::CentralPanel::default().show(ui, |ui| self.capture_view(ui));
+        egui::CentralPanel::default().show(ui, |ui| {
+            if !self.labelling_view(ui) {
+                self.capture_view(ui)
+            }
+        });
     }
 }

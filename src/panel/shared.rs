@@ -3,8 +3,11 @@
 //! the panel only reads (and flips the switches).
 
 use crate::agent::play::{Report, Watch};
+use crate::cards::{Card, Rank, Suit};
 use crate::pyramid::step::Step;
 use crate::table::layout::Rect;
+use crate::vision::calibrate::Corners;
+use crate::vision::groups::Groups;
 use crate::vision::locate::Located;
 use crate::vision::recognize::{Board, Seen};
 use image::RgbaImage;
@@ -30,6 +33,62 @@ pub struct Shared {
     pub log: Vec<String>,
     pub report: Option<Report>,
     pub running: bool,
+    /// Guided calibration waiting for the user's labels.
+    pub labelling: Option<Labelling>,
+}
+
+/// Guided calibration in the panel: the grouped corners, the labels given so far, a card picked
+/// for a swap, and the answer the agent waits for.
+pub struct Labelling {
+    pub corners: Corners,
+    pub groups: Groups,
+    /// The rank of each row, once given.
+    pub ranks: Vec<Option<Rank>>,
+    /// The suit of each column, once given.
+    pub suits: Vec<Option<Suit>>,
+    /// A card clicked, waiting for the card to swap it with: (row, column).
+    pub picked: Option<(usize, usize)>,
+    /// What the agent gets: the cards, or why there are none.
+    pub answer: Option<Result<Vec<Card>, String>>,
+}
+
+impl Labelling {
+    pub fn new(corners: Corners, groups: Groups) -> Labelling {
+        Labelling {
+            ranks: vec![None; groups.ranks.len()],
+            suits: vec![None; 4],
+            corners,
+            groups,
+            picked: None,
+            answer: None,
+        }
+    }
+
+    /// A click on a card: the first picks it, a second on another card swaps the two, a second on
+    /// the same card lets it go.
+    pub fn click(&mut self, cell: (usize, usize)) {
+        match self.picked.take() {
+            None => self.picked = Some(cell),
+            Some(p) if p == cell => {}
+            Some(p) => self.groups.swap(p, cell),
+        }
+    }
+
+    /// The cards, when every row and column has its label (each once); else what is missing.
+    pub fn cards(&self) -> Result<Vec<Card>, String> {
+        let ranks: Option<Vec<Rank>> = self.ranks.iter().copied().collect();
+        let suits: Option<Vec<Suit>> = self.suits.iter().copied().collect();
+        match (ranks, suits) {
+            (Some(r), Some(s)) => self.groups.cards(&r, &s),
+            _ => {
+                let rows = self.ranks.iter().filter(|r| r.is_none()).count();
+                let cols = self.suits.iter().filter(|s| s.is_none()).count();
+                Err(format!(
+                    "{rows} rows still need a rank and {cols} columns a suit"
+                ))
+            }
+        }
+    }
 }
 
 /// The switches the panel flips.
@@ -102,6 +161,31 @@ impl Watch for PanelWatch {
             s.done = done;
         }
         (self.wake)();
+    }
+
+    /// Shows the grouping in the panel and waits for the user's labels (or Stop).
+    fn label(&mut self, corners: &Corners, groups: Groups) -> Result<Vec<Card>, String> {
+        if let Ok(mut s) = self.shared.lock() {
+            s.labelling = Some(Labelling::new(corners.clone(), groups));
+        }
+        (self.wake)();
+        loop {
+            if self.switches.stop.load(Ordering::Relaxed) {
+                if let Ok(mut s) = self.shared.lock() {
+                    s.labelling = None;
+                }
+                return Err("stopped by the user".into());
+            }
+            if let Ok(mut s) = self.shared.lock() {
+                if let Some(answer) = s.labelling.as_mut().and_then(|l| l.answer.take()) {
+                    s.labelling = None;
+                    drop(s);
+                    (self.wake)();
+                    return answer;
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
     }
 
     fn proceed(&mut self) -> Result<(), String> {
