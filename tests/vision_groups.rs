@@ -40,6 +40,8 @@ fn grouping_faults(theme: &str, seed: u64) -> Vec<String> {
             ));
         }
     }
+    let swaps = common::answers(&groups.ranks, cards).swaps.len();
+    eprintln!("{theme} deal {seed}: {swaps} swaps to mend");
     faults
 }
 
