@@ -64,6 +64,9 @@ Undo board restarts the deal."
         /// Write the event log (one JSON object per line) to FILE
         #[arg(long, value_name = "FILE")]
         log: Option<String>,
+        /// Where to put the window's top-left corner on the screen (the window manager may adjust)
+        #[arg(long, value_name = "X,Y", value_parser = parse_position)]
+        position: Option<(i32, i32)>,
         #[command(flatten)]
         faults: FaultArgs,
     },
@@ -257,6 +260,16 @@ struct LookArgs {
 }
 
 /// A window size with an optional display scale: "1920x1080" or "1920x1080@1.5".
+/// `X,Y`: a point on the screen.
+fn parse_position(text: &str) -> Result<(i32, i32), String> {
+    let bad = || format!("'{text}' is not a position: write X,Y, like 0,0");
+    let (x, y) = text.split_once(',').ok_or_else(bad)?;
+    Ok((
+        x.trim().parse().map_err(|_| bad())?,
+        y.trim().parse().map_err(|_| bad())?,
+    ))
+}
+
 fn parse_size_at(text: &str) -> Result<(u32, u32, f32), String> {
     let (size, scale) = match text.split_once('@') {
         Some((size, scale)) => (
@@ -330,6 +343,7 @@ fn main() {
             look,
             animation_ms,
             log,
+            position,
             faults,
         }) => table_faults(&faults).and_then(|faults| {
             cli::table::run_table(cli::table::TableArgs {
@@ -340,6 +354,7 @@ fn main() {
                 scale: look.scale,
                 animation_ms,
                 log,
+                position,
                 faults,
             })
         }),

@@ -189,7 +189,18 @@ fn panel_draws_and_opens_the_practice_table() {
         .stderr(std::process::Stdio::null());
     desktop.spawn(cmd);
     wait_for(20, "the panel window", panel_window);
-    wait_for(20, "the practice table", || {
+    let table = wait_for(20, "the practice table", || {
         window::find("Pyramid Practice Table").ok()
     });
+    // Beside the panel, not under it: the agent never clicks where another window lies.
+    let panel = wait_for(10, "the panel moved beside the table", || {
+        let p = panel_window()?;
+        (p.x >= table.x + table.width as i32).then_some(p)
+    });
+    assert!(
+        panel.x + panel.width as i32 <= 1280 + 8,
+        "{} {}",
+        panel.x,
+        panel.width
+    );
 }

@@ -95,6 +95,7 @@ pub struct TableArgs {
     pub scale: f32,
     pub animation_ms: u64,
     pub log: Option<String>,
+    pub position: Option<(i32, i32)>,
     pub faults: Faults,
 }
 
@@ -116,6 +117,7 @@ pub fn run_table(args: TableArgs) -> CliResult {
             width: args.size.0,
             height: args.size.1,
             scale: args.scale,
+            position: args.position,
         },
         log,
     )

@@ -46,6 +46,8 @@ pub struct PanelApp {
     /// Guided calibration: one texture per corner, while labelling.
     corner_textures: Option<Vec<egui::TextureHandle>>,
     message: String,
+    /// Open the practice table at the next frame (`panel --open-table`).
+    open_table_pending: bool,
 }
 
 impl PanelApp {
@@ -65,6 +67,7 @@ impl PanelApp {
             texture: None,
             corner_textures: None,
             message: String::new(),
+            open_table_pending: false,
         };
         app.refresh_titles();
         app
@@ -100,13 +103,33 @@ impl PanelApp {
             .any(|g| self.titles.iter().any(|t| t == g))
     }
 
-    /// Opens the practice table with the chosen deal; its cards are then known for calibration.
-    pub fn open_table(&mut self) {
+    /// Opens the practice table when the panel shows its first frame.
+    pub fn open_table_soon(&mut self) {
+        self.open_table_pending = true;
+    }
+
+    /// Opens the practice table with the chosen deal beside the panel (the panel moves to make
+    /// room when the screen's size is known); its cards are then known for calibration.
+    pub fn open_table(&mut self, ctx: &egui::Context) {
         let exe = std::env::current_exe().unwrap_or_else(|_| "solitaire-agent".into());
-        match std::process::Command::new(exe)
-            .args(["table", "--seed", &self.table_seed.to_string()])
-            .spawn()
-        {
+        let mut command = std::process::Command::new(exe);
+        command.args(["table", "--seed", &self.table_seed.to_string()]);
+        if let Some(screen) = ctx.input(|i| i.viewport().monitor_size) {
+            let (table, panel) = super::arrange::side_by_side(screen.x, screen.y);
+            command.args([
+                "--size",
+                &format!("{}x{}", table.w as u32, table.h as u32),
+                "--position",
+                &format!("{},{}", table.x as i32, table.y as i32),
+            ]);
+            ctx.send_viewport_cmd(egui::ViewportCommand::OuterPosition(egui::pos2(
+                panel.x, panel.y,
+            )));
+            ctx.send_viewport_cmd(egui::ViewportCommand::InnerSize(egui::vec2(
+                panel.w, panel.h,
+            )));
+        }
+        match command.spawn() {
             Ok(_) => {
                 self.opened_seed = Some(self.table_seed);
                 if !self.titles.iter().any(|t| t == "Pyramid Practice Table") {
@@ -163,7 +186,13 @@ impl PanelApp {
         let shared = self.shared.clone();
         let switches = self.switches.clone();
         let wake_ctx = ctx.clone();
+        let done_ctx = ctx.clone();
         std::thread::spawn(move || {
+            // However the agent's thread ends (even by a bug), the panel learns it at once.
+            let _finished = Finished {
+                shared: shared.clone(),
+                ctx: done_ctx,
+            };
             let mut watch = PanelWatch {
                 shared: shared.clone(),
                 switches,
@@ -172,17 +201,17 @@ impl PanelApp {
             let report = match DesktopGame::open(&title) {
                 Ok(mut game) => play(&mut game, profile, cards, Options::default(), &mut watch),
                 Err(e) => {
-                    let mut s = shared.lock().expect("shared");
-                    s.log.push(e);
-                    s.running = false;
+                    if let Ok(mut s) = shared.lock() {
+                        s.log.push(e);
+                    }
                     return;
                 }
             };
-            let mut s = shared.lock().expect("shared");
-            s.log
-                .push(format!("{:?}: {}", report.result, report.reason));
-            s.report = Some(report);
-            s.running = false;
+            if let Ok(mut s) = shared.lock() {
+                s.log
+                    .push(format!("{:?}: {}", report.result, report.reason));
+                s.report = Some(report);
+            }
         });
     }
 
@@ -212,7 +241,8 @@ impl PanelApp {
         }
         ui.horizontal(|ui| {
             if ui.button("Open the practice table").clicked() {
-                self.open_table();
+                let ctx = ui.ctx().clone();
+                self.open_table(&ctx);
             }
             ui.label("deal");
             ui.add(egui::DragValue::new(&mut self.table_seed).range(1..=u64::MAX / 2));
@@ -510,6 +540,28 @@ fn rank_name(r: Rank) -> String {
     }
 }
 
+/// Marks play as over when the agent's thread ends, and repaints the panel to show it.
+struct Finished {
+    shared: Arc<Mutex<Shared>>,
+    ctx: egui::Context,
+}
+
+impl Drop for Finished {
+    fn drop(&mut self) {
+        let mut s = match self.shared.lock() {
+            Ok(s) => s,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if s.report.is_none() && std::thread::panicking() {
+            s.log
+                .push("the agent failed unexpectedly (a bug); play stopped".into());
+        }
+        s.running = false;
+        drop(s);
+        self.ctx.request_repaint();
+    }
+}
+
 impl Default for PanelApp {
     fn default() -> PanelApp {
         PanelApp::new()
@@ -518,6 +570,10 @@ impl Default for PanelApp {
 
 impl eframe::App for PanelApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        if std::mem::take(&mut self.open_table_pending) {
+            let ctx = ui.ctx().clone();
+            self.open_table(&ctx);
+        }
         egui::Panel::left("controls")
             .default_size(330.0)
             .show(ui, |ui| self.controls(ui));

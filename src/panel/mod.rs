@@ -2,6 +2,7 @@
 //! with the agent's thread (`shared`) apart from drawing (`app`).
 
 pub mod app;
+pub mod arrange;
 pub mod shared;
 
 /// The panel window's title.
@@ -13,14 +14,15 @@ pub fn run(open_table: bool) -> Result<(), String> {
     let viewport = egui::ViewportBuilder::default()
         .with_title(TITLE)
         .with_inner_size([1100.0, 720.0])
-        .with_min_inner_size([640.0, 420.0]);
+        .with_min_inner_size([arrange::PANEL_MIN_W, 420.0]);
     let options = eframe::NativeOptions {
         viewport,
         ..Default::default()
     };
     let mut app = app::PanelApp::new();
     if open_table && !app.has_game_window() {
-        app.open_table();
+        // Opened with the first frame, once the screen's size is known.
+        app.open_table_soon();
     }
     eframe::run_native(TITLE, options, Box::new(|_cc| Ok(Box::new(app))))
         .map_err(|e| format!("cannot open the panel (is there a display?): {e}"))

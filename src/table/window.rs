@@ -15,6 +15,8 @@ pub struct WindowOptions {
     pub width: u32,
     pub height: u32,
     pub scale: f32,
+    /// The window's top-left corner on the screen, when asked for.
+    pub position: Option<(i32, i32)>,
 }
 
 struct TableApp {
@@ -122,11 +124,14 @@ pub fn run(
     options: WindowOptions,
     log: Option<Box<dyn Write>>,
 ) -> Result<(), String> {
-    let viewport = egui::ViewportBuilder::default()
+    let mut viewport = egui::ViewportBuilder::default()
         .with_title(TITLE)
         .with_inner_size([options.width as f32, options.height as f32])
         .with_min_inner_size([320.0, 240.0])
         .with_resizable(true);
+    if let Some((x, y)) = options.position {
+        viewport = viewport.with_position([x as f32, y as f32]);
+    }
     let native = eframe::NativeOptions {
         viewport,
         ..Default::default()
