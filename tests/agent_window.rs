@@ -41,11 +41,30 @@ fn open_table(desktop: &mut Desktop, look: &Look, seed: u64, log: &PathBuf, extr
         ])
         .arg(log)
         .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    let pid = desktop.spawn(table).id();
-    wait_for(20, "the table window", || {
-        window::find("Pyramid Practice Table").ok()
-    });
+        .stderr(Stdio::from(
+            std::fs::File::create(log.with_extension("stderr")).unwrap(),
+        ));
+    let child = desktop.spawn(table);
+    let pid = child.id();
+    // Up to a minute on a loaded machine; a table that exits, or never shows, is reported with
+    // what it printed and the windows there are.
+    let start = std::time::Instant::now();
+    while window::find("Pyramid Practice Table").is_err() {
+        let said = || std::fs::read_to_string(log.with_extension("stderr")).unwrap_or_default();
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!(
+                "the table exited ({status}) before its window showed: {}",
+                said()
+            );
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "no table window after 60 s; windows: {:?}; the table printed: {}",
+            window::titles(),
+            said()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     // In the screen's top-left corner, wherever the window manager put it, and painted.
     let id = desktop.xdotool(&["search", "--name", "^Pyramid Practice Table$"]);
     desktop.xdotool(&["windowmove", &id, "0", "0"]);
