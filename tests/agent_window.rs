@@ -68,17 +68,34 @@ fn open_table(desktop: &mut Desktop, look: &Look, seed: u64, log: &PathBuf, extr
     // In the screen's top-left corner, wherever the window manager put it, and painted.
     let id = desktop.xdotool(&["search", "--name", "^Pyramid Practice Table$"]);
     desktop.xdotool(&["windowmove", &id, "0", "0"]);
-    wait_for(20, "the table to be painted", || {
-        let image = window::find("Pyramid Practice Table")
-            .ok()?
-            .capture()
-            .ok()?;
-        let dark = image
-            .pixels()
-            .filter(|p| p[0] < 8 && p[1] < 8 && p[2] < 8)
-            .count();
-        (dark * 10 < image.pixels().len()).then_some(())
+    let mut last = String::from("no capture");
+    let painted = (0..1200).any(|_| {
+        let seen = window::find("Pyramid Practice Table").and_then(|w| {
+            let image = w.capture()?;
+            let dark = image
+                .pixels()
+                .filter(|p| p[0] < 8 && p[1] < 8 && p[2] < 8)
+                .count();
+            last = format!(
+                "window at {},{} {}x{}, {dark} of {} pixels black",
+                w.x,
+                w.y,
+                w.width,
+                w.height,
+                image.pixels().len()
+            );
+            Ok(dark * 10 < image.pixels().len())
+        });
+        if let Err(e) = &seen {
+            last = e.clone();
+        }
+        let done = seen.unwrap_or(false);
+        if !done {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        done
     });
+    assert!(painted, "the table was not painted within a minute: {last}");
     std::thread::sleep(std::time::Duration::from_millis(300));
     pid
 }
