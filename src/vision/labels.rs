@@ -50,6 +50,33 @@ fn cell(token: &str) -> Result<(usize, usize), String> {
     Ok((row - 1, col as usize - 'A' as usize))
 }
 
+/// `count` labels, one per `per`, each given once: parsed by `one`, named by `name` in errors.
+fn labels<L: PartialEq>(
+    tokens: &[&str],
+    count: usize,
+    what: &str,
+    per: &str,
+    one: fn(&str) -> Result<L, String>,
+    name: fn(&L) -> String,
+) -> Result<Vec<L>, String> {
+    let labels = tokens
+        .iter()
+        .map(|t| one(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    if labels.len() != count {
+        return Err(format!(
+            "{count} {what} are needed, one per {per}; got {}",
+            labels.len()
+        ));
+    }
+    for (i, l) in labels.iter().enumerate() {
+        if labels[..i].contains(l) {
+            return Err(format!("{} is given twice", name(l)));
+        }
+    }
+    Ok(labels)
+}
+
 /// Parses one line.
 pub fn parse(line: &str) -> Result<Said, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -58,39 +85,15 @@ pub fn parse(line: &str) -> Result<Said, String> {
     };
     match first.to_ascii_lowercase().as_str() {
         "ranks" | "rank" => {
-            let ranks = rest
-                .iter()
-                .map(|t| rank(t))
-                .collect::<Result<Vec<_>, _>>()?;
-            if ranks.len() != 13 {
-                return Err(format!(
-                    "13 ranks are needed, one per row; got {}",
-                    ranks.len()
-                ));
-            }
-            for (i, r) in ranks.iter().enumerate() {
-                if ranks[..i].contains(r) {
-                    return Err(format!("rank {} is given twice", r.char()));
-                }
-            }
+            let ranks = labels(rest, 13, "ranks", "row", rank, |r| {
+                format!("rank {}", r.char())
+            })?;
             Ok(Said::Ranks(ranks))
         }
         "suits" | "suit" => {
-            let suits = rest
-                .iter()
-                .map(|t| suit(t))
-                .collect::<Result<Vec<_>, _>>()?;
-            if suits.len() != 4 {
-                return Err(format!(
-                    "4 suits are needed, one per column; got {}",
-                    suits.len()
-                ));
-            }
-            for (i, s) in suits.iter().enumerate() {
-                if suits[..i].contains(s) {
-                    return Err(format!("suit {} is given twice", s.char()));
-                }
-            }
+            let suits = labels(rest, 4, "suits", "column", suit, |s| {
+                format!("suit {}", s.char())
+            })?;
             Ok(Said::Suits(suits))
         }
         "swap" => match rest {
