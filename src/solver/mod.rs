@@ -12,6 +12,11 @@
 //! the other), plus the kings. The same matching says how many partners the stock must still hold;
 //! a state whose stock and waste cannot supply them is dropped (this subsumes the seed's
 //! "unclearable card" test).
+//!
+//! Draws and recycles are bounded two ways, the larger counting: the stock cards that must be
+//! passed to reach a partner for each such card, and those that must be passed to get to the
+//! earliest point of the stock's timeline at which `reach` found the pyramid can be cleared at
+//! all. A passed card costs a step unless a pyramid card without a pyramid partner takes it.
 
 mod problem;
 mod reach;
@@ -50,7 +55,7 @@ impl Solution {
 pub fn solve(state: &State) -> Result<Solution, StateError> {
     state.validate()?;
     let t0 = Instant::now();
-    let problem = problem::Problem::new(state);
+    let mut problem = problem::Problem::new(state);
     let reach = reach::reach(&problem);
     if !reach.solvable {
         return Ok(Solution {
@@ -61,6 +66,7 @@ pub fn solve(state: &State) -> Result<Solution, StateError> {
             millis: t0.elapsed().as_secs_f64() * 1000.0,
         });
     }
+    problem.earliest_goal = reach.earliest_goal;
     let found = search::search(&problem);
     Ok(Solution {
         steps: found.steps,

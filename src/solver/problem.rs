@@ -81,12 +81,16 @@ pub struct Problem {
     pub stock_by_value: [u32; 14],
     /// Per shape: a lower bound on the steps still needed to clear the pyramid.
     pub heuristic: Vec<u8>,
-    /// Per shape: stock/waste slots that can still pair with some pyramid card.
-    useful_slots: Vec<u32>,
+    /// Per shape and value class (v, 13 - v) for v in 1..=6: the pyramid cards of value v, of
+    /// value 13 - v, and the most pairs they can form among themselves.
+    classes: Vec<[[u8; 3]; 6]>,
     need_start: Vec<u32>,
     needs: Vec<Need>,
     /// The packed start state.
     pub start: Key,
+    /// The earliest timeline position (recycles used, stock index) at which the pyramid can be
+    /// cleared from the start, when known (see `reach`). No solution ends before it.
+    pub earliest_goal: Option<(u32, u32)>,
 }
 
 impl Problem {
@@ -124,8 +128,10 @@ impl Problem {
                 )
             })
             .collect();
+        let mut shape_classes = Vec::with_capacity(shapes.len());
         for &shape_flags in &shapes.flags {
             need_start.push(needs.len() as u32);
+            let mut counts = [[0u8; 3]; 6];
             let mut h = (shape_flags & king_positions).count_ones();
             for (low, positions, cache) in classes.iter_mut() {
                 let low = *low;
@@ -146,6 +152,7 @@ impl Problem {
                 }
                 let matched = cache[subset] as usize;
                 let (a, b) = (a.count_ones() as usize, b.count_ones() as usize);
+                counts[low as usize - 1] = [a as u8, b as u8, matched as u8];
                 h += (a + b - matched) as u32;
                 // Unmatched pyramid cards of one value need partners of the other from the stock.
                 for (unmatched, partner) in [(a - matched, 13 - low), (b - matched, low)] {
@@ -158,17 +165,9 @@ impl Problem {
                 }
             }
             heuristic.push(h as u8);
+            shape_classes.push(counts);
         }
         need_start.push(needs.len() as u32);
-        let useful_slots = shapes
-            .flags
-            .iter()
-            .map(|&shape_flags| {
-                (1..=12usize)
-                    .filter(|&u| shape_flags & pyramid_by_value[13 - u] != 0)
-                    .fold(0, |m, u| m | value_mask[u])
-            })
-            .collect();
         let shape = shapes
             .id(pyramid_flags(state))
             .expect("a validated state has a possible pyramid shape");
@@ -182,10 +181,11 @@ impl Problem {
             pyramid_by_value,
             stock_by_value: value_mask,
             heuristic,
-            useful_slots,
+            classes: shape_classes,
             need_start,
             needs,
             start,
+            earliest_goal: None,
         }
     }
 
@@ -227,53 +227,107 @@ impl Problem {
     }
 
     /// A lower bound on the steps still needed from this state: `h` for the pyramid's removals,
-    /// plus `useless_to_pass`, steps that cannot touch the pyramid. Admissible; not always
-    /// consistent (the search applies path-max).
+    /// plus the steps that getting through the stock to the cards the pyramid needs must cost
+    /// (`cost_to_pass`). Admissible; not always consistent (the search applies path-max).
     pub fn h_full(&self, key: Key) -> u32 {
-        let shape = shape_of(key);
-        self.h(shape) + self.useless_to_pass(shape, cycle_of(key), stock_of(key), flags_of(key))
+        let (shape, cycle, stock, flags) =
+            (shape_of(key), cycle_of(key), stock_of(key), flags_of(key));
+        let to_goal = self.to_reach_goal_position(shape, cycle, stock, flags);
+        self.h(shape) + self.to_reach_needs(shape, cycle, stock, flags, to_goal)
     }
 
-    /// The steps that cannot touch the pyramid before every needed value can be
-    /// reached. A card passed on the way costs such a step when no pyramid card can pair with it.
-    /// For each needed value the cheapest route (on through the stock, down the waste, or round
-    /// after a recycle) counts, and the largest over the values.
-    fn useless_to_pass(&self, shape: ShapeId, cycle: u32, stock: u32, flags: u32) -> u32 {
+    /// The steps it costs to get to the earliest position a solution can end at: every card
+    /// still ahead in this round of the stock up to there is passed, and each recycle is a step.
+    fn to_reach_goal_position(&self, shape: ShapeId, cycle: u32, stock: u32, flags: u32) -> u32 {
+        let Some((goal_cycle, goal_stock)) = self.earliest_goal else {
+            return 0;
+        };
+        let below = |slot: u32| ((1u64 << slot) - 1) as u32;
+        let ahead = flags & !below(stock);
+        if cycle < goal_cycle {
+            self.cost_to_pass(shape, ahead) + goal_cycle - cycle
+        } else if cycle == goal_cycle && stock < goal_stock {
+            self.cost_to_pass(shape, ahead & below(goal_stock))
+        } else {
+            0
+        }
+    }
+
+    /// The steps it costs to bring within reach a partner for every pyramid card that needs one
+    /// from the stock or waste, or `at_least` if that is more. For each need the cheapest route
+    /// counts (on through the stock, down the waste, or round after a recycle), and the largest
+    /// over the needs.
+    fn to_reach_needs(
+        &self,
+        shape: ShapeId,
+        cycle: u32,
+        stock: u32,
+        flags: u32,
+        at_least: u32,
+    ) -> u32 {
         let (from, to) = (
             self.need_start[shape as usize] as usize,
             self.need_start[shape as usize + 1] as usize,
         );
         let below = |slot: u32| ((1u64 << slot) - 1) as u32;
-        let useless = flags & !self.useful_slots[shape as usize];
         let open = (if stock < STOCK_EMPTY { 1 << stock } else { 0 })
             | waste_top(flags, stock).map_or(0, |w| 1 << w);
-        let mut worst = 0;
+        let ahead_all = flags & !below(stock);
+        // Partners ahead of this slot are passed on the way to the earliest goal position anyway.
+        let covered = match self.earliest_goal {
+            Some((goal_cycle, _)) if cycle < goal_cycle => STOCK_EMPTY,
+            Some((goal_cycle, goal_stock)) if cycle == goal_cycle => goal_stock,
+            _ => 0,
+        };
+        let mut worst = at_least;
         for need in &self.needs[from..to] {
             let cards = flags & need.mask;
             if cards & open != 0 {
                 continue;
             }
-            let (ahead, behind) = (cards & !below(stock), cards & below(stock));
+            let (ahead, behind) = (cards & ahead_all, cards & below(stock));
+            if ahead != 0 && ahead.trailing_zeros() < covered {
+                continue;
+            }
             let mut best = u32::MAX;
             if ahead != 0 {
                 let x = ahead.trailing_zeros();
-                best = best.min((useless & below(x) & !below(stock)).count_ones());
+                best = best.min(self.cost_to_pass(shape, ahead_all & below(x)));
             }
             if behind != 0 {
                 let y = 31 - behind.leading_zeros();
-                best = best.min((useless & below(stock) & !below(y + 1)).count_ones());
+                best = best.min(self.cost_to_pass(shape, flags & below(stock) & !below(y + 1)));
             }
             if cycle < 2 && cards != 0 {
                 let z = cards.trailing_zeros();
-                best = best.min(
-                    (useless & !below(stock)).count_ones() + 1 + (useless & below(z)).count_ones(),
-                );
+                best = best.min(1 + self.cost_to_pass(shape, ahead_all | flags & below(z)));
             }
             if best != u32::MAX {
                 worst = worst.max(best);
             }
         }
         worst
+    }
+
+    /// The fewest steps beyond `h` that passing the stock cards in `slots` must cost. Each passed
+    /// card is drawn, removed as a king or with the waste top (a step each), or removed from the
+    /// stock's top with a pyramid partner, which is free only while that pyramid card had no
+    /// partner in the pyramid anyway: past that, each pair it breaks costs a step more than `h`.
+    /// The same prices digging down the waste to a card: each card above it is removed with a
+    /// pyramid partner, as a king, or with the stock's top.
+    fn cost_to_pass(&self, shape: ShapeId, slots: u32) -> u32 {
+        let mut cost = (slots & self.stock_by_value[13]).count_ones();
+        for (i, &[a, b, m]) in self.classes[shape as usize].iter().enumerate() {
+            let v = i + 1;
+            let (a, b, m) = (a as u32, b as u32, m as u32);
+            // Stock cards of value 13 - v pair with pyramid cards of value v, and the other way.
+            let into_a = (slots & self.stock_by_value[13 - v]).count_ones();
+            let into_b = (slots & self.stock_by_value[v]).count_ones();
+            let (free_a, free_b) = (into_a.min(a - m), into_b.min(b - m));
+            let (more_a, more_b) = (into_a.min(a) - free_a, into_b.min(b) - free_b);
+            cost += into_a + into_b - free_a - free_b - more_a.min(more_b);
+        }
+        cost
     }
 
     pub fn is_goal(key: Key) -> bool {

@@ -1,5 +1,8 @@
-//! Can the pyramid be cleared at all? A fast yes/no that comes before the optimal search, so that
-//! unsolvable deals are proved without A*'s step counting.
+//! Can the pyramid be cleared at all, and how far along the stock's timeline must a game go before
+//! it can? A fast answer that comes before the optimal search: unsolvable deals are proved without
+//! A*'s step counting, and for the others the earliest goal position bounds the draws and recycles
+//! every solution needs (`Problem::h_full`). Positions are taken in order, so the search stops as
+//! soon as no earlier goal can be found.
 //!
 //! Step counts do not matter here, and that allows two reductions the optimal search cannot make:
 //! - Draws and recycles only move along the stock's timeline (position = recycles used, stock
@@ -22,6 +25,9 @@ const POSITIONS: usize = 3 * (STOCK_SLOTS + 1);
 /// What the reachability search found.
 pub struct Reach {
     pub solvable: bool,
+    /// The earliest timeline position (recycles used, stock index) at which any sequence of
+    /// steps can clear the pyramid: every solution ends there or later.
+    pub earliest_goal: Option<(u32, u32)>,
     /// States (shape, stock cards left) expanded.
     pub expanded: u64,
     pub bytes: usize,
@@ -45,6 +51,7 @@ pub fn reach(problem: &Problem) -> Reach {
     if shape0 == EMPTY_SHAPE {
         return Reach {
             solvable: true,
+            earliest_goal: Some((cycle_of(problem.start), stock_of(problem.start))),
             expanded,
             bytes: 0,
         };
@@ -54,7 +61,13 @@ pub fn reach(problem: &Problem) -> Reach {
         buckets[p0].push(state_key(shape0, flags0));
     }
 
+    // The earliest goal position found so far. Successors never lie before the position they are
+    // expanded at, so once the positions taken reach it, nothing earlier can be found.
+    let mut goal = POSITIONS;
     for p in p0..POSITIONS {
+        if p >= goal {
+            break;
+        }
         while let Some(key) = buckets[p].pop() {
             if earliest
                 .get(key)
@@ -65,10 +78,9 @@ pub fn reach(problem: &Problem) -> Reach {
             expanded += 1;
             let shape = (key >> STOCK_SLOTS) as ShapeId;
             let flags = (key & ((1 << STOCK_SLOTS) - 1)) as u32;
-            let mut found = false;
             let mut offer = |shape: ShapeId, flags: u32, cycle: u32, stock: u32| {
                 if shape == EMPTY_SHAPE {
-                    found = true;
+                    goal = goal.min(position(cycle, stock));
                 } else if problem.feasible(shape, flags) {
                     let q = position(cycle, stock);
                     if earliest.improve(state_key(shape, flags), q as u32, 0) {
@@ -77,18 +89,18 @@ pub fn reach(problem: &Problem) -> Reach {
                 }
             };
             expand(problem, shapes, shape, flags, p, &mut offer);
-            if found {
-                return Reach {
-                    solvable: true,
-                    expanded,
-                    bytes: earliest.bytes(),
-                };
+            if goal <= p {
+                break;
             }
         }
         buckets[p] = Vec::new();
     }
     Reach {
-        solvable: false,
+        solvable: goal < POSITIONS,
+        earliest_goal: (goal < POSITIONS).then_some((
+            (goal / (STOCK_SLOTS + 1)) as u32,
+            (goal % (STOCK_SLOTS + 1)) as u32,
+        )),
         expanded,
         bytes: earliest.bytes(),
     }
@@ -103,33 +115,37 @@ fn expand(
     p: usize,
     offer: &mut impl FnMut(ShapeId, u32, u32, u32),
 ) {
-    let (mut cycle, mut stock) = (
+    // A position may name a slot whose king was just removed: the stock's top is then the next
+    // card, but what is done here and now stays at that position (`here`).
+    let (mut cycle, here) = (
         (p / (STOCK_SLOTS + 1)) as u32,
         (p % (STOCK_SLOTS + 1)) as u32,
     );
+    let mut stock = next_card(flags, here);
     let open = shapes.uncovered[shape as usize];
     let values = &problem.values;
     let kings = open & problem.king_positions;
     if kings != 0 {
         // An uncovered pyramid king goes first: never worse.
         let next = shapes.after_removing[shape as usize][kings.trailing_zeros() as usize];
-        offer(next, flags, cycle, stock);
+        offer(next, flags, cycle, here);
         return;
     }
     if let Some((a, b)) = problem.forced_pair(shapes.flags[shape as usize], open, flags) {
-        offer(shapes.without_pair(shape, a, b), flags, cycle, stock);
+        offer(shapes.without_pair(shape, a, b), flags, cycle, here);
         return;
     }
     // A king on top of the stock or waste goes first: the state without it can do all that the
     // state with it can (it pairs with nothing and only hides the cards under it).
     let is_king = |slot: u32| values[PYRAMID_SIZE + slot as usize] == 13;
     if let Some(w) = waste_top(flags, stock).filter(|&w| is_king(w)) {
-        offer(shape, flags & !(1 << w), cycle, stock);
+        offer(shape, flags & !(1 << w), cycle, here);
         return;
     }
     if stock < STOCK_EMPTY && is_king(stock) {
-        let rest = flags & !(1 << stock);
-        offer(shape, rest, cycle, next_card(rest, stock + 1));
+        // Offered at the king's own position: a game that leaves the king on the stock can end
+        // there, and the earliest goal position must not move past it.
+        offer(shape, flags & !(1 << stock), cycle, here);
         return;
     }
     // Pyramid pairs, here and now.
@@ -148,7 +164,7 @@ fn expand(
         while partners != 0 {
             let b = partners.trailing_zeros();
             partners &= partners - 1;
-            offer(shapes.without_pair(shape, a, b), flags, cycle, stock);
+            offer(shapes.without_pair(shape, a, b), flags, cycle, here);
         }
     }
     if let Some(w) = waste_top(flags, stock) {
@@ -160,21 +176,22 @@ fn expand(
             w,
             flags & !(1 << w),
             cycle,
-            stock,
+            here,
             offer,
         );
     }
     loop {
         if stock < STOCK_EMPTY {
             let rest = flags & !(1 << stock);
+            if is_king(stock) {
+                // Walking on past a king is never better than removing it (see above).
+                offer(shape, rest, cycle, stock);
+                break;
+            }
             let after = next_card(rest, stock + 1);
             take(
                 problem, shapes, shape, &by_value, stock, rest, cycle, after, offer,
             );
-            if is_king(stock) {
-                // Walking on past a king is never better than removing it (see above).
-                break;
-            }
             if let Some(w) = waste_top(flags, stock) {
                 let v = values[PYRAMID_SIZE + w as usize] + values[PYRAMID_SIZE + stock as usize];
                 if v == 13 {
