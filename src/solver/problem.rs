@@ -233,7 +233,15 @@ impl Problem {
         let (shape, cycle, stock, flags) =
             (shape_of(key), cycle_of(key), stock_of(key), flags_of(key));
         let to_goal = self.to_reach_goal_position(shape, cycle, stock, flags);
-        self.h(shape) + self.to_reach_needs(shape, cycle, stock, flags, to_goal)
+        // Before the earliest goal position, getting there nearly always costs more than reaching
+        // what the pyramid needs (measured: the states expanded barely change), so the needs
+        // are priced only past it.
+        self.h(shape)
+            + if to_goal > 0 {
+                to_goal
+            } else {
+                self.to_reach_needs(shape, cycle, stock, flags)
+            }
     }
 
     /// The steps it costs to get to the earliest position a solution can end at: every card
@@ -245,7 +253,39 @@ impl Problem {
         let below = |slot: u32| ((1u64 << slot) - 1) as u32;
         let ahead = flags & !below(stock);
         if cycle < goal_cycle {
-            self.cost_to_pass(shape, ahead) + goal_cycle - cycle
+            let rounds = goal_cycle - cycle;
+            let last_round = below(goal_stock);
+            // The cards behind are passed again in the next round unless removed first: with a
+            // pyramid card, or from the waste with a card passing the stock's top (whose step
+            // counts already).
+            let behind = flags
+                & !ahead
+                & if rounds >= 2 {
+                    FLAG_MASK as u32
+                } else {
+                    last_round
+                };
+            let mut with_passing = 0;
+            for v in 1..=12 {
+                with_passing += (ahead & self.stock_by_value[v])
+                    .count_ones()
+                    .min((behind & self.stock_by_value[13 - v]).count_ones());
+            }
+            let this_round = self.cost_to_pass(shape, ahead).max(
+                self.cost_to_pass(shape, ahead | behind)
+                    .saturating_sub(with_passing),
+            );
+            // A card nothing left in the game can pair with is drawn again in every round that
+            // passes it.
+            let dead = self.unpairable(shape, flags);
+            let (dead_ahead, dead_behind) = (dead & ahead, dead & !ahead);
+            let mut again =
+                (rounds - 1) * dead_ahead.count_ones() + (dead_ahead & last_round).count_ones();
+            if rounds >= 2 {
+                again += (rounds - 2) * dead_behind.count_ones()
+                    + (dead_behind & last_round).count_ones();
+            }
+            this_round + rounds + again
         } else if cycle == goal_cycle && stock < goal_stock {
             self.cost_to_pass(shape, ahead & below(goal_stock))
         } else {
@@ -253,18 +293,22 @@ impl Problem {
         }
     }
 
+    /// The stock and waste cards other than kings that nothing left in the game can pair with.
+    fn unpairable(&self, shape: ShapeId, flags: u32) -> u32 {
+        let pyramid = Shapes::get().flags[shape as usize];
+        (1..=12)
+            .filter(|&v| {
+                self.pyramid_by_value[13 - v] & pyramid == 0
+                    && self.stock_by_value[13 - v] & flags == 0
+            })
+            .fold(0, |m, v| m | self.stock_by_value[v] & flags)
+    }
+
     /// The steps it costs to bring within reach a partner for every pyramid card that needs one
-    /// from the stock or waste, or `at_least` if that is more. For each need the cheapest route
+    /// from the stock or waste. For each need the cheapest route
     /// counts (on through the stock, down the waste, or round after a recycle), and the largest
     /// over the needs.
-    fn to_reach_needs(
-        &self,
-        shape: ShapeId,
-        cycle: u32,
-        stock: u32,
-        flags: u32,
-        at_least: u32,
-    ) -> u32 {
+    fn to_reach_needs(&self, shape: ShapeId, cycle: u32, stock: u32, flags: u32) -> u32 {
         let (from, to) = (
             self.need_start[shape as usize] as usize,
             self.need_start[shape as usize + 1] as usize,
@@ -273,22 +317,13 @@ impl Problem {
         let open = (if stock < STOCK_EMPTY { 1 << stock } else { 0 })
             | waste_top(flags, stock).map_or(0, |w| 1 << w);
         let ahead_all = flags & !below(stock);
-        // Partners ahead of this slot are passed on the way to the earliest goal position anyway.
-        let covered = match self.earliest_goal {
-            Some((goal_cycle, _)) if cycle < goal_cycle => STOCK_EMPTY,
-            Some((goal_cycle, goal_stock)) if cycle == goal_cycle => goal_stock,
-            _ => 0,
-        };
-        let mut worst = at_least;
+        let mut worst = 0;
         for need in &self.needs[from..to] {
             let cards = flags & need.mask;
             if cards & open != 0 {
                 continue;
             }
             let (ahead, behind) = (cards & ahead_all, cards & below(stock));
-            if ahead != 0 && ahead.trailing_zeros() < covered {
-                continue;
-            }
             let mut best = u32::MAX;
             if ahead != 0 {
                 let x = ahead.trailing_zeros();

@@ -61,6 +61,9 @@ struct Open {
     value: u8,
 }
 
+/// States expanded together (see the loop in `search`).
+const BATCH: usize = 16;
+
 pub fn search(problem: &Problem) -> Found {
     let shapes = Shapes::get();
     let mut visited = Visited::new();
@@ -85,31 +88,49 @@ pub fn search(problem: &Problem) -> Found {
     }
     let mut f = problem.h_full(start) as usize;
     buckets[f].push(start);
+    // States are taken from the queue a batch at a time, and the table slots of the whole batch,
+    // then of all their successors, are prefetched before they are read: the table is far larger
+    // than the caches, and waiting for one slot at a time was most of the search's time.
+    let mut batch: Vec<u64> = Vec::with_capacity(BATCH);
     let mut succ: Vec<(Key, Move)> = Vec::with_capacity(48);
+    let mut all_succ: Vec<(Key, Move, u32)> = Vec::with_capacity(48 * BATCH);
 
     while f < buckets.len() {
-        let Some(item) = buckets[f].pop() else {
+        if buckets[f].is_empty() {
             queued_bytes = queued_bytes.max(buckets.iter().map(|b| b.capacity() * 8).sum());
             buckets[f] = Vec::new();
             f += 1;
             continue;
-        };
-        let key = item & KEY_MASK;
-        let g = (item >> KEY_BITS) as u32;
-        if visited.get(key).is_some_and(|(best, _)| best < g) {
-            continue; // queued again since with fewer steps
         }
-        if Problem::is_goal(key) {
-            return done(&visited, Some(key), expanded, queued_bytes);
+        let from = buckets[f].len().saturating_sub(BATCH);
+        batch.clear();
+        batch.extend(buckets[f].drain(from..).rev());
+        for &item in &batch {
+            visited.prefetch(item & KEY_MASK);
         }
-        expanded += 1;
-        successors(problem, shapes, key, &mut succ);
-        let g2 = g + 1;
-        assert!(g2 <= MAX_G, "step count beyond the table's range");
-        for &(next, mv) in &succ {
-            if mv.kind() >= REMOVE && !problem.feasible(shape_of(next), flags_of(next)) {
-                continue;
+        all_succ.clear();
+        for &item in &batch {
+            let key = item & KEY_MASK;
+            let g = (item >> KEY_BITS) as u32;
+            if visited.get(key).is_some_and(|(best, _)| best < g) {
+                continue; // queued again since with fewer steps
             }
+            if Problem::is_goal(key) {
+                return done(&visited, Some(key), expanded, queued_bytes);
+            }
+            expanded += 1;
+            successors(problem, shapes, key, &mut succ);
+            let g2 = g + 1;
+            assert!(g2 <= MAX_G, "step count beyond the table's range");
+            for &(next, mv) in &succ {
+                if mv.kind() >= REMOVE && !problem.feasible(shape_of(next), flags_of(next)) {
+                    continue;
+                }
+                visited.prefetch(next);
+                all_succ.push((next, mv, g2));
+            }
+        }
+        for &(next, mv, g2) in &all_succ {
             if !visited.improve(next, g2, mv.0) {
                 continue;
             }
