@@ -17,7 +17,7 @@
 
 use super::problem::*;
 use super::shapes::{ShapeId, Shapes, EMPTY_SHAPE};
-use super::visited::Visited;
+use super::visited::{Visited, BATCH};
 use crate::pyramid::PYRAMID_SIZE;
 
 const POSITIONS: usize = 3 * (STOCK_SLOTS + 1);
@@ -62,36 +62,96 @@ pub fn reach(problem: &Problem) -> Reach {
     }
 
     // The earliest goal position found so far. Successors never lie before the position they are
-    // expanded at, so once the positions taken reach it, nothing earlier can be found.
+    // expanded at, so once the positions taken reach it, nothing earlier can be found; and no
+    // walk along the stock goes past it.
     let mut goal = POSITIONS;
+    let mut batch: Vec<u64> = Vec::with_capacity(BATCH);
+    let mut offers: Vec<(u64, usize)> = Vec::new();
+    // States whose walk reached the end of a round, to walk on after the recycle when the search
+    // gets to the next round (if no goal comes first).
+    let mut next_round: [Vec<u64>; 3] = Default::default();
     for p in p0..POSITIONS {
         if p >= goal {
             break;
         }
-        while let Some(key) = buckets[p].pop() {
-            if earliest
-                .get(key)
-                .is_some_and(|(best, _)| (best as usize) < p)
-            {
-                continue;
-            }
-            expanded += 1;
-            let shape = (key >> STOCK_SLOTS) as ShapeId;
-            let flags = (key & ((1 << STOCK_SLOTS) - 1)) as u32;
-            let mut offer = |shape: ShapeId, flags: u32, cycle: u32, stock: u32| {
-                if shape == EMPTY_SHAPE {
-                    goal = goal.min(position(cycle, stock));
-                } else if problem.feasible(shape, flags) {
-                    let q = position(cycle, stock);
-                    if earliest.improve(state_key(shape, flags), q as u32, 0) {
-                        buckets[q].push(state_key(shape, flags));
+        let round = p / (STOCK_SLOTS + 1);
+        if p % (STOCK_SLOTS + 1) == 0 && round > 0 {
+            let carried = std::mem::take(&mut next_round[round]);
+            for chunk in carried.chunks(BATCH) {
+                offers.clear();
+                for &key in chunk {
+                    let (shape, flags) = split_key(key);
+                    let by_value = open_by_value(problem, shapes, shape);
+                    let stock = next_card(flags, 0);
+                    let limit = goal;
+                    let mut offer = |shape: ShapeId, flags: u32, cycle: u32, stock: u32| {
+                        note(
+                            problem,
+                            &earliest,
+                            &mut goal,
+                            &mut offers,
+                            shape,
+                            flags,
+                            cycle,
+                            stock,
+                        )
+                    };
+                    if walk(
+                        problem,
+                        shapes,
+                        shape,
+                        &by_value,
+                        flags,
+                        round as u32,
+                        stock,
+                        limit,
+                        &mut offer,
+                    ) {
+                        next_round[round + 1].push(key);
                     }
                 }
-            };
-            expand(problem, shapes, shape, flags, p, &mut offer);
+                settle(&offers, &mut earliest, &mut buckets);
+            }
+        }
+        // A batch at a time, with table slots prefetched, as in `search`.
+        while !buckets[p].is_empty() {
+            let from = buckets[p].len().saturating_sub(BATCH);
+            batch.clear();
+            batch.extend(buckets[p].drain(from..).rev());
+            for &key in &batch {
+                earliest.prefetch(key);
+            }
+            offers.clear();
+            for &key in &batch {
+                if earliest
+                    .get(key)
+                    .is_some_and(|(best, _)| (best as usize) < p)
+                {
+                    continue;
+                }
+                expanded += 1;
+                let (shape, flags) = split_key(key);
+                let limit = goal;
+                let mut offer = |shape: ShapeId, flags: u32, cycle: u32, stock: u32| {
+                    note(
+                        problem,
+                        &earliest,
+                        &mut goal,
+                        &mut offers,
+                        shape,
+                        flags,
+                        cycle,
+                        stock,
+                    )
+                };
+                if expand(problem, shapes, shape, flags, p, limit, &mut offer) {
+                    next_round[round + 1].push(key);
+                }
+            }
             if goal <= p {
                 break;
             }
+            settle(&offers, &mut earliest, &mut buckets);
         }
         buckets[p] = Vec::new();
     }
@@ -106,22 +166,77 @@ pub fn reach(problem: &Problem) -> Reach {
     }
 }
 
-/// Offers every state worth reaching from (shape, flags) at timeline position `p`.
+fn split_key(key: u64) -> (ShapeId, u32) {
+    (
+        (key >> STOCK_SLOTS) as ShapeId,
+        (key & ((1 << STOCK_SLOTS) - 1)) as u32,
+    )
+}
+
+/// Takes note of a state offered at a position: the goal, or a state to settle (see `settle`)
+/// when it can still clear the pyramid. Its table slot is prefetched.
+#[allow(clippy::too_many_arguments)]
+fn note(
+    problem: &Problem,
+    earliest: &Visited,
+    goal: &mut usize,
+    offers: &mut Vec<(u64, usize)>,
+    shape: ShapeId,
+    flags: u32,
+    cycle: u32,
+    stock: u32,
+) {
+    if shape == EMPTY_SHAPE {
+        *goal = (*goal).min(position(cycle, stock));
+    } else if problem.feasible(shape, flags) {
+        let key = state_key(shape, flags);
+        earliest.prefetch(key);
+        offers.push((key, position(cycle, stock)));
+    }
+}
+
+/// Records the offered states that were not reached before at their positions or earlier, and
+/// queues them.
+fn settle(offers: &[(u64, usize)], earliest: &mut Visited, buckets: &mut [Vec<u64>]) {
+    for &(key, q) in offers {
+        if earliest.improve(key, q as u32, 0) {
+            buckets[q].push(key);
+        }
+    }
+}
+
+/// Per value, the uncovered pyramid positions holding it.
+fn open_by_value(problem: &Problem, shapes: &Shapes, shape: ShapeId) -> [u32; 14] {
+    let mut by_value = [0u32; 14];
+    let mut bits = shapes.uncovered[shape as usize];
+    while bits != 0 {
+        let p = bits.trailing_zeros();
+        bits &= bits - 1;
+        by_value[problem.values[p as usize] as usize] |= 1 << p;
+    }
+    by_value
+}
+
+/// Offers every state worth reaching from (shape, flags) at timeline position `p`, in this round
+/// and before position `limit`. True when the walk along the stock reached the end of the round
+/// and a recycle could take it on (see `walk`).
+#[allow(clippy::too_many_arguments)]
 fn expand(
     problem: &Problem,
     shapes: &Shapes,
     shape: ShapeId,
     flags: u32,
     p: usize,
+    limit: usize,
     offer: &mut impl FnMut(ShapeId, u32, u32, u32),
-) {
+) -> bool {
     // A position may name a slot whose king was just removed: the stock's top is then the next
     // card, but what is done here and now stays at that position (`here`).
-    let (mut cycle, here) = (
+    let (cycle, here) = (
         (p / (STOCK_SLOTS + 1)) as u32,
         (p % (STOCK_SLOTS + 1)) as u32,
     );
-    let mut stock = next_card(flags, here);
+    let stock = next_card(flags, here);
     let open = shapes.uncovered[shape as usize];
     let values = &problem.values;
     let kings = open & problem.king_positions;
@@ -129,33 +244,27 @@ fn expand(
         // An uncovered pyramid king goes first: never worse.
         let next = shapes.after_removing[shape as usize][kings.trailing_zeros() as usize];
         offer(next, flags, cycle, here);
-        return;
+        return false;
     }
     if let Some((a, b)) = problem.forced_pair(shapes.flags[shape as usize], open, flags) {
         offer(shapes.without_pair(shape, a, b), flags, cycle, here);
-        return;
+        return false;
     }
     // A king on top of the stock or waste goes first: the state without it can do all that the
     // state with it can (it pairs with nothing and only hides the cards under it).
     let is_king = |slot: u32| values[PYRAMID_SIZE + slot as usize] == 13;
     if let Some(w) = waste_top(flags, stock).filter(|&w| is_king(w)) {
         offer(shape, flags & !(1 << w), cycle, here);
-        return;
+        return false;
     }
     if stock < STOCK_EMPTY && is_king(stock) {
         // Offered at the king's own position: a game that leaves the king on the stock can end
         // there, and the earliest goal position must not move past it.
         offer(shape, flags & !(1 << stock), cycle, here);
-        return;
+        return false;
     }
     // Pyramid pairs, here and now.
-    let mut by_value = [0u32; 14];
-    let mut bits = open;
-    while bits != 0 {
-        let p = bits.trailing_zeros();
-        bits &= bits - 1;
-        by_value[values[p as usize] as usize] |= 1 << p;
-    }
+    let by_value = open_by_value(problem, shapes, shape);
     let mut bits = open;
     while bits != 0 {
         let a = bits.trailing_zeros();
@@ -180,31 +289,52 @@ fn expand(
             offer,
         );
     }
+    walk(
+        problem, shapes, shape, &by_value, flags, cycle, stock, limit, offer,
+    )
+}
+
+/// Walks along the stock from `stock` in this round, before position `limit`, offering what each
+/// card on top of the stock can be taken with. True when it reached the end of the round and a
+/// recycle could take the walk on into the next (done later, when the search gets there).
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    problem: &Problem,
+    shapes: &Shapes,
+    shape: ShapeId,
+    by_value: &[u32; 14],
+    flags: u32,
+    cycle: u32,
+    mut stock: u32,
+    limit: usize,
+    offer: &mut impl FnMut(ShapeId, u32, u32, u32),
+) -> bool {
+    let values = &problem.values;
+    let is_king = |slot: u32| values[PYRAMID_SIZE + slot as usize] == 13;
     loop {
-        if stock < STOCK_EMPTY {
-            let rest = flags & !(1 << stock);
-            if is_king(stock) {
-                // Walking on past a king is never better than removing it (see above).
-                offer(shape, rest, cycle, stock);
-                break;
-            }
-            let after = next_card(rest, stock + 1);
-            take(
-                problem, shapes, shape, &by_value, stock, rest, cycle, after, offer,
-            );
-            if let Some(w) = waste_top(flags, stock) {
-                let v = values[PYRAMID_SIZE + w as usize] + values[PYRAMID_SIZE + stock as usize];
-                if v == 13 {
-                    offer(shape, rest & !(1 << w), cycle, after);
-                }
-            }
-            stock = next_card(flags, stock + 1);
-        } else if cycle < 2 && flags != 0 {
-            cycle += 1;
-            stock = next_card(flags, 0);
-        } else {
-            break;
+        if position(cycle, stock) >= limit {
+            return false;
         }
+        if stock == STOCK_EMPTY {
+            return cycle < 2 && flags != 0;
+        }
+        let rest = flags & !(1 << stock);
+        if is_king(stock) {
+            // Walking on past a king is never better than removing it (see above).
+            offer(shape, rest, cycle, stock);
+            return false;
+        }
+        let after = next_card(rest, stock + 1);
+        take(
+            problem, shapes, shape, by_value, stock, rest, cycle, after, offer,
+        );
+        if let Some(w) = waste_top(flags, stock) {
+            let v = values[PYRAMID_SIZE + w as usize] + values[PYRAMID_SIZE + stock as usize];
+            if v == 13 {
+                offer(shape, rest & !(1 << w), cycle, after);
+            }
+        }
+        stock = next_card(flags, stock + 1);
     }
 }
 

@@ -12,7 +12,7 @@
 
 use super::problem::*;
 use super::shapes::{ShapeId, Shapes};
-use super::visited::{Visited, MAX_G};
+use super::visited::{Visited, BATCH, MAX_G};
 use crate::pyramid::{Step, PYRAMID_SIZE};
 
 /// How a state was reached: kind in bits 12..14, removed slots in bits 0..6 and 6..12 (63 = none).
@@ -60,9 +60,6 @@ struct Open {
     slot: u32,
     value: u8,
 }
-
-/// States expanded together (see the loop in `search`).
-const BATCH: usize = 16;
 
 pub fn search(problem: &Problem) -> Found {
     let shapes = Shapes::get();

@@ -10,6 +10,8 @@ const EMPTY: u64 = u64::MAX;
 const G_SHIFT: u32 = KEY_BITS;
 const MOVE_SHIFT: u32 = KEY_BITS + 7;
 pub const MAX_G: u32 = 127;
+/// How many states the searches expand together, their slots prefetched (see `prefetch`).
+pub const BATCH: usize = 16;
 
 pub struct Visited {
     slots: Vec<u64>,
