@@ -265,16 +265,18 @@ impl Problem {
                 } else {
                     last_round
                 };
+            let (in_ahead, in_behind) = (self.value_counts(ahead), self.value_counts(behind));
             let mut with_passing = 0;
-            for v in 1..=12 {
-                with_passing += (ahead & self.stock_by_value[v])
-                    .count_ones()
-                    .min((behind & self.stock_by_value[13 - v]).count_ones());
+            let mut in_both = in_ahead;
+            for v in 1..=13 {
+                in_both[v] += in_behind[v];
+                if v <= 12 {
+                    with_passing += in_ahead[v].min(in_behind[13 - v]);
+                }
             }
-            let this_round = self.cost_to_pass(shape, ahead).max(
-                self.cost_to_pass(shape, ahead | behind)
-                    .saturating_sub(with_passing),
-            );
+            let this_round = self
+                .pass_cost(shape, &in_ahead)
+                .max(self.pass_cost(shape, &in_both).saturating_sub(with_passing));
             // A card nothing left in the game can pair with is drawn again in every round that
             // passes it.
             let dead = self.unpairable(shape, flags);
@@ -351,13 +353,29 @@ impl Problem {
     /// The same prices digging down the waste to a card: each card above it is removed with a
     /// pyramid partner, as a king, or with the stock's top.
     fn cost_to_pass(&self, shape: ShapeId, slots: u32) -> u32 {
-        let mut cost = (slots & self.stock_by_value[13]).count_ones();
+        self.pass_cost(shape, &self.value_counts(slots))
+    }
+
+    /// How many of the stock/waste slots in `slots` hold each value.
+    #[inline]
+    fn value_counts(&self, slots: u32) -> [u32; 14] {
+        let mut counts = [0; 14];
+        for (count, mask) in counts.iter_mut().zip(&self.stock_by_value).skip(1) {
+            *count = (slots & mask).count_ones();
+        }
+        counts
+    }
+
+    /// `cost_to_pass` for cards given by their count per value.
+    #[inline]
+    fn pass_cost(&self, shape: ShapeId, counts: &[u32; 14]) -> u32 {
+        let mut cost = counts[13];
         for (i, &[a, b, m]) in self.classes[shape as usize].iter().enumerate() {
             let v = i + 1;
             let (a, b, m) = (a as u32, b as u32, m as u32);
             // Stock cards of value 13 - v pair with pyramid cards of value v, and the other way.
-            let into_a = (slots & self.stock_by_value[13 - v]).count_ones();
-            let into_b = (slots & self.stock_by_value[v]).count_ones();
+            let into_a = counts[13 - v];
+            let into_b = counts[v];
             let (free_a, free_b) = (into_a.min(a - m), into_b.min(b - m));
             let (more_a, more_b) = (into_a.min(a) - free_a, into_b.min(b) - free_b);
             cost += into_a + into_b - free_a - free_b - more_a.min(more_b);
