@@ -86,7 +86,6 @@ pub fn reach(problem: &Problem) -> Reach {
                     let limit = goal;
                     let mut offer = |shape: ShapeId, flags: u32, cycle: u32, stock: u32| {
                         note(
-                            problem,
                             &earliest,
                             &mut goal,
                             &mut offers,
@@ -110,7 +109,7 @@ pub fn reach(problem: &Problem) -> Reach {
                         next_round[round + 1].push(key);
                     }
                 }
-                settle(&offers, &mut earliest, &mut buckets);
+                settle(problem, &offers, &mut earliest, &mut buckets);
             }
         }
         // A batch at a time, with table slots prefetched, as in `search`.
@@ -134,7 +133,6 @@ pub fn reach(problem: &Problem) -> Reach {
                 let limit = goal;
                 let mut offer = |shape: ShapeId, flags: u32, cycle: u32, stock: u32| {
                     note(
-                        problem,
                         &earliest,
                         &mut goal,
                         &mut offers,
@@ -151,7 +149,7 @@ pub fn reach(problem: &Problem) -> Reach {
             if goal <= p {
                 break;
             }
-            settle(&offers, &mut earliest, &mut buckets);
+            settle(problem, &offers, &mut earliest, &mut buckets);
         }
         buckets[p] = Vec::new();
     }
@@ -173,11 +171,10 @@ fn split_key(key: u64) -> (ShapeId, u32) {
     )
 }
 
-/// Takes note of a state offered at a position: the goal, or a state to settle (see `settle`)
-/// when it can still clear the pyramid. Its table slot is prefetched.
+/// Takes note of a state offered at a position: the goal, or a state to settle (see `settle`).
+/// Its table slot is prefetched.
 #[allow(clippy::too_many_arguments)]
 fn note(
-    problem: &Problem,
     earliest: &Visited,
     goal: &mut usize,
     offers: &mut Vec<(u64, usize)>,
@@ -188,7 +185,7 @@ fn note(
 ) {
     if shape == EMPTY_SHAPE {
         *goal = (*goal).min(position(cycle, stock));
-    } else if problem.feasible(shape, flags) {
+    } else {
         let key = state_key(shape, flags);
         earliest.prefetch(key);
         offers.push((key, position(cycle, stock)));
@@ -196,11 +193,20 @@ fn note(
 }
 
 /// Records the offered states that were not reached before at their positions or earlier, and
-/// queues them.
-fn settle(offers: &[(u64, usize)], earliest: &mut Visited, buckets: &mut [Vec<u64>]) {
+/// queues those that can still clear the pyramid. (A state that cannot is recorded all the same,
+/// so that it is judged once.)
+fn settle(
+    problem: &Problem,
+    offers: &[(u64, usize)],
+    earliest: &mut Visited,
+    buckets: &mut [Vec<u64>],
+) {
     for &(key, q) in offers {
         if earliest.improve(key, q as u32, 0) {
-            buckets[q].push(key);
+            let (shape, flags) = split_key(key);
+            if problem.feasible(shape, flags) {
+                buckets[q].push(key);
+            }
         }
     }
 }
