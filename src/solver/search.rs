@@ -4,7 +4,7 @@
 //! - f = g + h, with h from `Problem::heuristic` (admissible and consistent), so the first goal
 //!   taken from the queue is optimal. Within a bucket the newest state comes first (deeper first),
 //!   which finds solutions sooner among equal f.
-//! - States that can no longer clear the pyramid (`Problem::feasible`) are never queued.
+//! - States that can no longer clear the pyramid (`Problem::feasible`) are recorded, never queued.
 //! - An uncovered pyramid king is always removed at once: doing it first never lengthens a solution
 //!   (it only uncovers cards), so it is the only successor considered.
 //! - Each state's entry records the move that reached it, so the path is rebuilt backwards from the
@@ -120,15 +120,17 @@ pub fn search(problem: &Problem) -> Found {
             let g2 = g + 1;
             assert!(g2 <= MAX_G, "step count beyond the table's range");
             for &(next, mv) in &succ {
-                if mv.kind() >= REMOVE && !problem.feasible(shape_of(next), flags_of(next)) {
-                    continue;
-                }
                 visited.prefetch(next);
                 all_succ.push((next, mv, g2));
             }
         }
         for &(next, mv, g2) in &all_succ {
             if !visited.improve(next, g2, mv.0) {
+                continue;
+            }
+            // Judged only when first recorded (or improved): a state that cannot clear the
+            // pyramid stays recorded, so that it is not judged again.
+            if mv.kind() >= REMOVE && !problem.feasible(shape_of(next), flags_of(next)) {
                 continue;
             }
             // Path-max keeps f from falling below the parent's (the bound is admissible, not
