@@ -374,3 +374,58 @@ fn take(
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::Deck;
+    use crate::pyramid::State;
+
+    /// Where the stock's index stands in a position: recycles used, and the slot of the stock's top
+    /// card in the deal's stock order (24 when the stock is empty).
+    fn timeline_position(state: &State, deal_stock: &[crate::cards::Card]) -> (u32, u32) {
+        let stock = state.stock.first().map_or(STOCK_SLOTS as u32, |top| {
+            deal_stock
+                .iter()
+                .position(|c| c == top)
+                .expect("a stock card") as u32
+        });
+        (state.recycles as u32, stock)
+    }
+
+    #[test]
+    fn no_solution_ends_before_the_earliest_goal_position() {
+        let mut solved = 0;
+        let mut recycled = 0;
+        for seed in 0..60 {
+            let deal = State::deal(&Deck::shuffled(seed));
+            let found = reach(&Problem::new(&deal));
+            let solution = crate::solver::solve(&deal).unwrap();
+            assert_eq!(found.solvable, solution.is_solvable(), "deal {seed}");
+            let Some(steps) = solution.steps else {
+                assert_eq!(found.earliest_goal, None);
+                continue;
+            };
+            let earliest = found
+                .earliest_goal
+                .expect("a solvable deal has a goal position");
+            // The optimal solution, replayed through the rules, ends there or later.
+            let mut state = deal.clone();
+            for step in steps {
+                state.apply(step).unwrap();
+            }
+            assert!(state.is_cleared());
+            let end = timeline_position(&state, &deal.stock);
+            assert!(
+                end >= earliest,
+                "deal {seed}: ends at {end:?}, earliest {earliest:?}"
+            );
+            solved += 1;
+            recycled += (earliest.0 > 0) as usize;
+        }
+        assert!(
+            solved >= 20 && recycled >= 5,
+            "{solved} solved, {recycled} needing a recycle"
+        );
+    }
+}
