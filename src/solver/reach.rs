@@ -61,39 +61,33 @@ pub fn reach(problem: &Problem) -> Reach {
         buckets[p0].push(state_key(shape0, flags0));
     }
 
-    // The earliest goal position found so far. Successors never lie before the position they are
+    // `noted.goal`: the earliest goal position found so far. Successors never lie before the position they are
     // expanded at, so once the positions taken reach it, nothing earlier can be found; and no
     // walk along the stock goes past it.
-    let mut goal = POSITIONS;
+    let mut noted = Noted {
+        goal: POSITIONS,
+        offers: Vec::new(),
+    };
     let mut batch: Vec<u64> = Vec::with_capacity(BATCH);
-    let mut offers: Vec<(u64, usize)> = Vec::new();
     // States whose walk reached the end of a round, to walk on after the recycle when the search
     // gets to the next round (if no goal comes first).
     let mut next_round: [Vec<u64>; 3] = Default::default();
     for p in p0..POSITIONS {
-        if p >= goal {
+        if p >= noted.goal {
             break;
         }
         let round = p / (STOCK_SLOTS + 1);
         if p % (STOCK_SLOTS + 1) == 0 && round > 0 {
             let carried = std::mem::take(&mut next_round[round]);
             for chunk in carried.chunks(BATCH) {
-                offers.clear();
+                noted.offers.clear();
                 for &key in chunk {
                     let (shape, flags) = split_key(key);
                     let by_value = open_by_value(problem, shapes, shape);
                     let stock = next_card(flags, 0);
-                    let limit = goal;
-                    let mut offer = |shape: ShapeId, flags: u32, cycle: u32, stock: u32| {
-                        note(
-                            &earliest,
-                            &mut goal,
-                            &mut offers,
-                            shape,
-                            flags,
-                            cycle,
-                            stock,
-                        )
+                    let limit = noted.goal;
+                    let mut offer = |shape, flags, cycle, stock| {
+                        noted.note(&earliest, shape, flags, cycle, stock)
                     };
                     if walk(
                         problem,
@@ -109,7 +103,7 @@ pub fn reach(problem: &Problem) -> Reach {
                         next_round[round + 1].push(key);
                     }
                 }
-                settle(problem, &offers, &mut earliest, &mut buckets);
+                settle(problem, &noted.offers, &mut earliest, &mut buckets);
             }
         }
         // A batch at a time, with table slots prefetched, as in `search`.
@@ -120,7 +114,7 @@ pub fn reach(problem: &Problem) -> Reach {
             for &key in &batch {
                 earliest.prefetch(key);
             }
-            offers.clear();
+            noted.offers.clear();
             for &key in &batch {
                 if earliest
                     .get(key)
@@ -130,29 +124,21 @@ pub fn reach(problem: &Problem) -> Reach {
                 }
                 expanded += 1;
                 let (shape, flags) = split_key(key);
-                let limit = goal;
-                let mut offer = |shape: ShapeId, flags: u32, cycle: u32, stock: u32| {
-                    note(
-                        &earliest,
-                        &mut goal,
-                        &mut offers,
-                        shape,
-                        flags,
-                        cycle,
-                        stock,
-                    )
-                };
+                let limit = noted.goal;
+                let mut offer =
+                    |shape, flags, cycle, stock| noted.note(&earliest, shape, flags, cycle, stock);
                 if expand(problem, shapes, shape, flags, p, limit, &mut offer) {
                     next_round[round + 1].push(key);
                 }
             }
-            if goal <= p {
+            if noted.goal <= p {
                 break;
             }
-            settle(problem, &offers, &mut earliest, &mut buckets);
+            settle(problem, &noted.offers, &mut earliest, &mut buckets);
         }
         buckets[p] = Vec::new();
     }
+    let goal = noted.goal;
     Reach {
         solvable: goal < POSITIONS,
         earliest_goal: (goal < POSITIONS).then_some((
@@ -171,24 +157,24 @@ fn split_key(key: u64) -> (ShapeId, u32) {
     )
 }
 
-/// Takes note of a state offered at a position: the goal, or a state to settle (see `settle`).
-/// Its table slot is prefetched.
-#[allow(clippy::too_many_arguments)]
-fn note(
-    earliest: &Visited,
-    goal: &mut usize,
-    offers: &mut Vec<(u64, usize)>,
-    shape: ShapeId,
-    flags: u32,
-    cycle: u32,
-    stock: u32,
-) {
-    if shape == EMPTY_SHAPE {
-        *goal = (*goal).min(position(cycle, stock));
-    } else {
-        let key = state_key(shape, flags);
-        earliest.prefetch(key);
-        offers.push((key, position(cycle, stock)));
+/// What the expansions of one batch offered: the earliest goal position found so far, and the
+/// states to settle (see `settle`).
+struct Noted {
+    goal: usize,
+    offers: Vec<(u64, usize)>,
+}
+
+impl Noted {
+    /// Takes note of a state offered at a position: the goal, or a state to settle, its table
+    /// slot prefetched.
+    fn note(&mut self, earliest: &Visited, shape: ShapeId, flags: u32, cycle: u32, stock: u32) {
+        if shape == EMPTY_SHAPE {
+            self.goal = self.goal.min(position(cycle, stock));
+        } else {
+            let key = state_key(shape, flags);
+            earliest.prefetch(key);
+            self.offers.push((key, position(cycle, stock)));
+        }
     }
 }
 
