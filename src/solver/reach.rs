@@ -61,9 +61,9 @@ pub fn reach(problem: &Problem) -> Reach {
         buckets[p0].push(state_key(shape0, flags0));
     }
 
-    // `noted.goal`: the earliest goal position found so far. Successors never lie before the position they are
-    // expanded at, so once the positions taken reach it, nothing earlier can be found; and no
-    // walk along the stock goes past it.
+    // `noted.goal`: the earliest goal position found so far. Successors never lie before the
+    // position they are expanded at, so once the positions taken reach it, nothing earlier can be
+    // found; and no walk along the stock goes past it.
     let mut noted = Noted {
         goal: POSITIONS,
         offers: Vec::new(),
