@@ -9,12 +9,10 @@ use crate::agent::play::{play, Cards, Options, Outcome, Report, Watch};
 use crate::agent::sim::SimTable;
 use crate::cards::Card;
 use crate::cards::Deck;
-use crate::pyramid::state::State;
-use crate::pyramid::step::Step;
 use crate::table::game::{Faults, Table};
 use crate::table::render::Renderer;
-use crate::table::scene::Scene;
 use crate::table::theme::Theme;
+use crate::vision::accuracy::calibration_frames_at;
 use crate::vision::calibrate::calibrate;
 use crate::vision::calibrate::Corners;
 use crate::vision::groups::Groups;
@@ -42,15 +40,8 @@ pub struct PlayArgs {
 /// Templates for the practice table made the way a user would: one known deal seen whole, drawn
 /// by the renderer at the size the agent will play at.
 pub fn sim_templates(theme: Theme, size: (u32, u32), scale: f32) -> Result<Matcher, String> {
-    let mut r = Renderer::new(theme);
-    let layout = r.layout(size.0, size.1, scale);
     let deck = Deck::shuffled(0x5eed);
-    let mut state = State::deal(&deck);
-    let mut frames = vec![r.render(&Scene::still(&state, None, String::new()), &layout)];
-    for _ in 0..24 {
-        state.apply(Step::Draw).map_err(|e| e.to_string())?;
-        frames.push(r.render(&Scene::still(&state, None, String::new()), &layout));
-    }
+    let frames = calibration_frames_at(&mut Renderer::new(theme), &deck, size, scale)?;
     let templates = calibrate(&frames, &deck, &Profile::practice_table(), "sim")?;
     Ok(Matcher::new(&templates))
 }

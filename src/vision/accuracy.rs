@@ -22,7 +22,17 @@ pub const CALIBRATION_SIZE: (u32, u32) = (1440, 900);
 /// Rendered frames of `deck` at 1440×900, scale 1.0, as calibration sees a deal: the fresh table,
 /// then the table after each of 24 draws.
 pub fn calibration_frames(r: &mut Renderer, deck: &Deck) -> Result<Vec<RgbaImage>, String> {
-    let layout = r.layout(CALIBRATION_SIZE.0, CALIBRATION_SIZE.1, 1.0);
+    calibration_frames_at(r, deck, CALIBRATION_SIZE, 1.0)
+}
+
+/// `calibration_frames` in a window of another size and scale.
+pub fn calibration_frames_at(
+    r: &mut Renderer,
+    deck: &Deck,
+    size: (u32, u32),
+    scale: f32,
+) -> Result<Vec<RgbaImage>, String> {
+    let layout = r.layout(size.0, size.1, scale);
     let mut state = State::deal(deck);
     let mut frames = vec![r.render(&Scene::still(&state, None, "DEAL".into()), &layout)];
     for _ in 0..24 {

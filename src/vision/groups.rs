@@ -18,6 +18,15 @@ pub struct Groups {
     pub ranks: Vec<[usize; 4]>,
 }
 
+/// The first label given a second time, if any (ranks and suits must each be given once).
+pub fn repeated<T: PartialEq>(labels: &[T]) -> Option<&T> {
+    labels
+        .iter()
+        .enumerate()
+        .find(|(i, l)| labels[..*i].contains(l))
+        .map(|(_, l)| l)
+}
+
 impl Groups {
     /// The 13 corners of suit group `k`, in rank-group order.
     pub fn suit(&self, k: usize) -> Vec<usize> {
@@ -33,15 +42,11 @@ impl Groups {
                 suits.len()
             ));
         }
-        for (i, r) in ranks.iter().enumerate() {
-            if ranks[..i].contains(r) {
-                return Err(format!("rank {} is given to two groups", r.char()));
-            }
+        if let Some(r) = repeated(ranks) {
+            return Err(format!("rank {} is given to two groups", r.char()));
         }
-        for (i, s) in suits.iter().enumerate() {
-            if suits[..i].contains(s) {
-                return Err(format!("suit {} is given to two groups", s.char()));
-            }
+        if let Some(s) = repeated(suits) {
+            return Err(format!("suit {} is given to two groups", s.char()));
         }
         let mut cards = vec![None; 52];
         for (g, group) in self.ranks.iter().enumerate() {

@@ -69,10 +69,8 @@ fn labels<L: PartialEq>(
             labels.len()
         ));
     }
-    for (i, l) in labels.iter().enumerate() {
-        if labels[..i].contains(l) {
-            return Err(format!("{} is given twice", name(l)));
-        }
+    if let Some(l) = super::groups::repeated(&labels) {
+        return Err(format!("{} is given twice", name(l)));
     }
     Ok(labels)
 }
