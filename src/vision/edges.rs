@@ -15,8 +15,9 @@ pub struct Edges {
     pub grey: Vec<u8>,
     /// Row-wise running sums of |grey(x,y) − grey(x,y−1)|: `h_rows[y*(w+1) + x]` sums x' < x.
     h_rows: Vec<u32>,
-    /// Column-wise running sums of |grey(x,y) − grey(x−1,y)|: `v_cols[x*(h+1) + y]` sums y' < y.
-    v_cols: Vec<u32>,
+    /// Column-wise running sums of |grey(x,y) − grey(x−1,y)|, stored row by row:
+    /// `v_rows[y*w + x]` sums y' < y (row h holds the full columns).
+    v_rows: Vec<u32>,
 }
 
 impl Edges {
@@ -24,22 +25,24 @@ impl Edges {
         let (w, h) = (frame.width() as usize, frame.height() as usize);
         let grey: Vec<u8> = frame.pixels().map(luma).collect();
         let mut h_rows = vec![0u32; (w + 1) * h];
-        for y in 1..h {
-            let (row, above) = (&grey[y * w..(y + 1) * w], &grey[(y - 1) * w..y * w]);
-            let out = &mut h_rows[y * (w + 1)..(y + 1) * (w + 1)];
-            let mut acc = 0u32;
-            for x in 0..w {
-                acc += row[x].abs_diff(above[x]) as u32;
-                out[x + 1] = acc;
+        let mut v_rows = vec![0u32; w * (h + 1)];
+        for y in 0..h {
+            let row = &grey[y * w..(y + 1) * w];
+            if y > 0 {
+                let above = &grey[(y - 1) * w..y * w];
+                let out = &mut h_rows[y * (w + 1)..(y + 1) * (w + 1)];
+                let mut acc = 0u32;
+                for x in 0..w {
+                    acc += row[x].abs_diff(above[x]) as u32;
+                    out[x + 1] = acc;
+                }
             }
-        }
-        let mut v_cols = vec![0u32; (h + 1) * w];
-        for x in 1..w {
-            let out = &mut v_cols[x * (h + 1)..(x + 1) * (h + 1)];
-            let mut acc = 0u32;
-            for y in 0..h {
-                acc += grey[y * w + x].abs_diff(grey[y * w + x - 1]) as u32;
-                out[y + 1] = acc;
+            // Row y+1 of the column sums is row y plus this row's steps across.
+            let (done, next) = v_rows.split_at_mut((y + 1) * w);
+            let (prev, out) = (&done[y * w..], &mut next[..w]);
+            out[0] = prev[0];
+            for x in 1..w {
+                out[x] = prev[x] + row[x].abs_diff(row[x - 1]) as u32;
             }
         }
         Edges {
@@ -47,7 +50,7 @@ impl Edges {
             height: h,
             grey,
             h_rows,
-            v_cols,
+            v_rows,
         }
     }
 
@@ -75,8 +78,8 @@ impl Edges {
         if y1 <= y0 {
             return 0;
         }
-        let col = &self.v_cols[x as usize * (self.height + 1)..];
-        col[y1] - col[y0]
+        let x = x as usize;
+        self.v_rows[y1 * self.width + x] - self.v_rows[y0 * self.width + x]
     }
 
     /// The strongest horizontal edge among rows y−1..=y+1, over [x0, x1).

@@ -139,16 +139,35 @@ fn felt_agreement(frame: &RgbaImage, fit: Fit, aspect: f32, profile: &Profile) -
     let (y0, y1) = (fit.top - 0.3 * w, pile_y + h + 0.3 * w);
     let step = (w / 16.0).max(2.0);
     let (fw, fh) = (frame.width() as f32, frame.height() as f32);
+    // A margin around each card allows for rounding and shadows.
+    let m = 0.04 * w;
     let (mut total, mut felt) = (0u32, 0u32);
+    let mut spans: Vec<(f32, f32)> = Vec::with_capacity(rects.len());
     let mut y = y0.max(0.0);
     while y < y1.min(fh) {
+        // The cards this row of samples crosses, as x spans [from, to), sorted and merged.
+        spans.clear();
+        spans.extend(
+            rects
+                .iter()
+                .filter(|&&(_, ry)| y >= ry - m && y < ry + h + m)
+                .map(|&(rx, _)| (rx - m, rx + w + m)),
+        );
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut merged: Vec<(f32, f32)> = Vec::with_capacity(spans.len());
+        for &(from, to) in &spans {
+            match merged.last_mut() {
+                Some(last) if from <= last.1 => last.1 = last.1.max(to),
+                _ => merged.push((from, to)),
+            }
+        }
+        let mut next = 0;
         let mut x = x0.max(0.0);
         while x < x1.min(fw) {
-            // A margin around each card allows for rounding and shadows.
-            let m = 0.04 * w;
-            let inside = rects
-                .iter()
-                .any(|&(rx, ry)| x >= rx - m && x < rx + w + m && y >= ry - m && y < ry + h + m);
+            while next < merged.len() && merged[next].1 <= x {
+                next += 1;
+            }
+            let inside = next < merged.len() && x >= merged[next].0;
             if !inside {
                 total += 1;
                 if felt_like(frame.get_pixel(x as u32, y as u32)) {
@@ -308,6 +327,34 @@ fn coarse_fit(
         let w = s / profile.row_step;
         let mut best_cx = (f32::MIN, 0.0);
         let (lo, hi) = ((0.2 * width as f32) as i32, (0.8 * width as f32) as i32);
+        // Per row, the vertical edge strength of its strip at every column, computed once: each
+        // centre then only adds up the columns of its cards' sides.
+        let strips: Vec<Vec<u32>> = (0..7)
+            .map(|row| {
+                let y = Fit {
+                    cx: 0.0,
+                    top,
+                    w,
+                    u: w,
+                }
+                .slot_y(Position::new(row, 0), profile)
+                .round() as i32;
+                let (y0, y1) = (y + (0.2 * s) as i32, y + (0.8 * s) as i32);
+                (0..width).map(|x| e.v_segment(x, y0, y1)).collect()
+            })
+            .collect();
+        let band = |row: usize, x: i32| -> u32 {
+            (x - 1..=x + 1)
+                .map(|xx| {
+                    if xx < 0 || xx >= width {
+                        0
+                    } else {
+                        strips[row][xx as usize]
+                    }
+                })
+                .max()
+                .unwrap_or(0)
+        };
         for cx in lo..hi {
             let fit = Fit {
                 cx: cx as f32,
@@ -318,9 +365,7 @@ fn coarse_fit(
             let mut v = 0.0;
             for p in Position::all() {
                 let x = fit.slot_x(p, profile).round() as i32;
-                let y = fit.slot_y(p, profile).round() as i32;
-                let (y0, y1) = (y + (0.2 * s) as i32, y + (0.8 * s) as i32);
-                v += (e.v_band(x, y0, y1) + e.v_band(x + w.round() as i32, y0, y1)) as f32;
+                v += (band(p.row(), x) + band(p.row(), x + w.round() as i32)) as f32;
             }
             if v > best_cx.0 {
                 best_cx = (v, cx as f32);

@@ -10,6 +10,7 @@ use crate::vision::edges::Edges;
 use crate::vision::locate::Located;
 use crate::vision::templates::{Templates, TEMPLATE_H, TEMPLATE_W};
 use image::RgbaImage;
+use rayon::prelude::*;
 
 /// Lowest correlation accepted for a card.
 pub const MIN_SCORE: f32 = 0.80;
@@ -303,8 +304,10 @@ fn mean_of(vectors: &[Vec<f32>]) -> Vec<f32> {
 pub struct Matcher {
     raw: Vec<Vec<f32>>,
     vectors: Vec<Vec<f32>>,
+    /// The same, as views are scored against them.
+    scored: Vec<Template>,
     /// The normalised mean of all templates: what every index corner shares (card edge, layout).
-    mean: Vec<f32>,
+    mean: Template,
     pub index_box: [f32; 4],
     pub aspect: f32,
     /// Card width the templates were made at, and the width they are prepared for now.
@@ -329,7 +332,8 @@ impl Matcher {
         let mean = mean_of(&vectors);
         Matcher {
             raw,
-            mean,
+            scored: vectors.iter().map(|v| Template::new(v)).collect(),
+            mean: Template::new(&mean),
             vectors,
             index_box: templates.manifest.index_box,
             aspect: templates.manifest.aspect,
@@ -359,48 +363,49 @@ impl Matcher {
                 normalised(&soften(&v, w, h)).unwrap_or_else(|| vec![0.0; v.len()])
             })
             .collect();
-        self.mean = mean_of(&self.vectors);
+        self.mean = Template::new(&mean_of(&self.vectors));
+        self.scored = self.vectors.iter().map(|v| Template::new(v)).collect();
         self.prepared_width = target;
     }
 
     /// Looks at the index corner of a card whose top-left is (x, y): correlation with every
-    /// template, each at its best offset of up to one template pixel.
+    /// template, each at its best offset of up to three template pixels around where the corner
+    /// sits, and at half-pixel shifts.
+    ///
+    /// The corner is sampled with a margin and softened once; views are windows of it. Every
+    /// template is scored at the corner's anchor (the offset that best fits what all cards share);
+    /// only those close to the best there are tried at every offset.
     pub fn look(&self, frame: &RgbaImage, x: f32, y: f32, card_w: f32) -> Look {
-        const REACH: usize = 6;
-        const SPREAD: usize = 3;
         let [bx, by, bw, bh] = self.index_box;
         let px = bw * card_w / TEMPLATE_W as f32;
         let py = bh * card_w / TEMPLATE_H as f32;
         let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        let (pw, ph) = (tw + 2 * REACH, th + 2 * REACH);
         let r = REACH as f32;
         // The corner sampled at whole and half template pixels, across and down: the cards'
         // positions fall between pixels, and the finer glyph strokes tell apart only when lined up.
-        let patch_at = |dx: f32, dy: f32| {
-            sample(
-                frame,
-                x + bx * card_w - (r - dx) * px,
-                y + by * card_w - (r - dy) * py,
-                (tw + 2 * REACH) as f32 * px,
-                (th + 2 * REACH) as f32 * py,
-                tw + 2 * REACH,
-                th + 2 * REACH,
-            )
-        };
-        let view_at = |patch: &Patch, ox: usize, oy: usize| {
-            let mut values = Vec::with_capacity(tw * th * 3);
-            for j in 0..th {
-                let start = ((j + oy) * patch.w + ox) * 3;
-                values.extend_from_slice(&patch.rgb[start..start + tw * 3]);
-            }
-            normalised(&soften(&values, tw, th))
-        };
-        let patch = patch_at(0.0, 0.0);
+        let patches: Vec<Corner> = [(0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5)]
+            .iter()
+            .map(|&(dx, dy)| {
+                let patch = sample(
+                    frame,
+                    x + bx * card_w - (r - dx) * px,
+                    y + by * card_w - (r - dy) * py,
+                    pw as f32 * px,
+                    ph as f32 * py,
+                    pw,
+                    ph,
+                );
+                Corner::new(patch.rgb, pw, ph)
+            })
+            .collect();
+        let score = |view: &View, k: usize| view.score(&patches, &self.scored[k]);
         // Where the corner sits: the offset that best fits what all cards share.
         let mut anchor = (f32::MIN, REACH, REACH);
         for oy in 0..=2 * REACH {
             for ox in 0..=2 * REACH {
-                if let Some(v) = view_at(&patch, ox, oy) {
-                    let s = dot(&v, &self.mean);
+                if let Some(view) = View::at(&patches, 0, ox, oy) {
+                    let s = view.score(&patches, &self.mean);
                     if s > anchor.0 {
                         anchor = (s, ox, oy);
                     }
@@ -410,36 +415,59 @@ impl Matcher {
         // Templates were lined up by the same shared features, give or take a few pixels.
         let clamp = |a: usize| a.clamp(SPREAD, 2 * REACH - SPREAD);
         let (ax, ay) = (clamp(anchor.1), clamp(anchor.2));
-        let mut views = Vec::with_capacity(4 * (2 * SPREAD + 1).pow(2));
-        let mut best = vec![(f32::MIN, 0usize); 52];
-        let shifted = [(0.5, 0.0), (0.0, 0.5), (0.5, 0.5)].map(|(dx, dy)| patch_at(dx, dy));
-        for patch in std::iter::once(&patch).chain(&shifted) {
+        let side = 2 * SPREAD + 1;
+        let mut views = Vec::with_capacity(4 * side * side);
+        for patch in 0..4 {
             for oy in ay - SPREAD..=ay + SPREAD {
                 for ox in ax - SPREAD..=ax + SPREAD {
-                    let view = view_at(patch, ox, oy);
-                    if let Some(v) = &view {
-                        for (k, t) in self.vectors.iter().enumerate() {
-                            let s = dot(v, t);
-                            if s > best[k].0 {
-                                best[k] = (s, views.len());
-                            }
-                        }
-                    }
-                    views.push(view);
+                    views.push(View::at(&patches, patch, ox, oy));
                 }
             }
         }
-        Look { views, best }
+        // Every template at the anchor, in each of the four samplings.
+        let centre = SPREAD * side + SPREAD;
+        let mut best = vec![(f32::MIN, 0usize); 52];
+        for patch in 0..4 {
+            let i = patch * side * side + centre;
+            if let Some(view) = &views[i] {
+                for (k, b) in best.iter_mut().enumerate() {
+                    let s = score(view, k);
+                    if s > b.0 {
+                        *b = (s, i);
+                    }
+                }
+            }
+        }
+        // Those close to the best at every offset.
+        let mut close: Vec<usize> = (0..52).collect();
+        close.sort_by(|&a, &b| best[b].0.total_cmp(&best[a].0));
+        let top = best[close[0]].0;
+        close.truncate(REFINED);
+        close.retain(|&k| best[k].0 >= top - REFINE_WITHIN);
+        for (i, view) in views.iter().enumerate() {
+            let Some(view) = view else { continue };
+            if i % (side * side) == centre {
+                continue;
+            }
+            for &k in &close {
+                let s = score(view, k);
+                if s > best[k].0 {
+                    best[k] = (s, i);
+                }
+            }
+        }
+        Look {
+            patches,
+            views,
+            best,
+        }
     }
 
     /// How clearly the corner looks like card `a` rather than card `b`, judged only where their
     /// templates differ, each template against the view it lines up with best: +1 exactly `a`,
     /// −1 exactly `b`.
     pub fn duel(&self, look: &Look, a: usize, b: usize) -> f32 {
-        let (Some(va), Some(vb)) = (
-            look.views[look.best[a].1].as_ref(),
-            look.views[look.best[b].1].as_ref(),
-        ) else {
+        let (Some(va), Some(vb)) = (look.view(look.best[a].1), look.view(look.best[b].1)) else {
             return 0.0;
         };
         let (ta, tb) = (&self.vectors[a], &self.vectors[b]);
@@ -460,42 +488,235 @@ impl Matcher {
     }
 }
 
-impl Matcher {
-    /// Correlation of the look's view `view` with template `k`.
-    pub fn ncc(&self, look: &Look, view: usize, k: usize) -> f32 {
-        look.views[view]
-            .as_ref()
-            .map_or(0.0, |v| dot(v, &self.vectors[k]))
+/// How far around the anchor, in template pixels, views are cut out of the sampled corner, and
+/// how far each template is then tried around where the corner best fits them all.
+const REACH: usize = 6;
+const SPREAD: usize = 3;
+/// At most this many templates, those within `REFINE_WITHIN` of the best at the anchor, are tried
+/// at every offset.
+const REFINED: usize = 10;
+const REFINE_WITHIN: f32 = 0.3;
+
+/// A card's index corner as sampled (with the margin views are cut from), and softened whole.
+struct Corner {
+    raw: Vec<f32>,
+    soft: Vec<f32>,
+    w: usize,
+    /// Running sums over the softened corner of each channel and of all squares:
+    /// `running[y*(w+1) + x]` sums the pixels above and left of (x, y).
+    running: Vec<[f64; 4]>,
+}
+
+impl Corner {
+    fn new(raw: Vec<f32>, w: usize, h: usize) -> Corner {
+        let soft = soften(&raw, w, h);
+        let mut running = vec![[0.0f64; 4]; (w + 1) * (h + 1)];
+        for y in 0..h {
+            let mut row = [0.0f64; 4];
+            for x in 0..w {
+                let px = &soft[(y * w + x) * 3..(y * w + x) * 3 + 3];
+                for c in 0..3 {
+                    row[c] += px[c] as f64;
+                    row[3] += (px[c] as f64).powi(2);
+                }
+                let above = running[y * (w + 1) + x + 1];
+                running[(y + 1) * (w + 1) + x + 1] = std::array::from_fn(|i| above[i] + row[i]);
+            }
+        }
+        Corner {
+            raw,
+            soft,
+            w,
+            running,
+        }
     }
 
-    /// The prepared template of card index `k` and the look's view at `view`, as RGB images
-    /// (normalised values stretched to 0..255), for diagnosing reads.
-    pub fn debug_images(
-        &self,
-        look: &Look,
-        view: usize,
-        k: usize,
-    ) -> (image::RgbImage, Option<image::RgbImage>) {
-        let to_img = |v: &[f32]| {
-            let (lo, hi) = v
-                .iter()
-                .fold((f32::MAX, f32::MIN), |(a, b), &x| (a.min(x), b.max(x)));
-            let raw: Vec<u8> = v
-                .iter()
-                .map(|x| ((x - lo) / (hi - lo).max(1e-6) * 255.0) as u8)
-                .collect();
-            image::RgbImage::from_raw(TEMPLATE_W, TEMPLATE_H, raw).expect("size")
+    /// The border pixels (see `border`) of the template-sized window at (ox, oy), softened
+    /// within the window alone as `soften` does a template: edges repeated, [1 2 1] across and
+    /// down.
+    fn border_softened(&self, ox: usize, oy: usize) -> Vec<f32> {
+        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        let raw = |x: usize, y: usize, c: usize| self.raw[((y + oy) * self.w + x + ox) * 3 + c];
+        // The pass across at window pixel (x, y).
+        let across = |x: usize, y: usize, c: usize| {
+            let (l, r) = (x.saturating_sub(1), (x + 1).min(tw - 1));
+            raw(l, y, c) + 2.0 * raw(x, y, c) + raw(r, y, c)
         };
-        (
-            to_img(&self.vectors[k]),
-            look.views[view].as_ref().map(|v| to_img(v)),
-        )
+        let mut out = Vec::with_capacity(border().len() * 3);
+        for x in 0..tw {
+            for c in 0..3 {
+                out.push((3.0 * across(x, 0, c) + across(x, 1, c)) / 16.0);
+            }
+            for c in 0..3 {
+                out.push((across(x, th - 2, c) + 3.0 * across(x, th - 1, c)) / 16.0);
+            }
+        }
+        for y in 1..th - 1 {
+            for x in [0, tw - 1] {
+                for c in 0..3 {
+                    out.push(
+                        (across(x, y - 1, c) + 2.0 * across(x, y, c) + across(x, y + 1, c)) / 16.0,
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// Sums over the `tw`×`th` window at (ox, oy) of the softened corner: each channel, and all
+    /// squares.
+    fn window_sums(&self, ox: usize, oy: usize, tw: usize, th: usize) -> [f64; 4] {
+        let at = |x: usize, y: usize| self.running[y * (self.w + 1) + x];
+        let (a, b, c, d) = (
+            at(ox, oy),
+            at(ox + tw, oy),
+            at(ox, oy + th),
+            at(ox + tw, oy + th),
+        );
+        std::array::from_fn(|i| d[i] - b[i] - c[i] + a[i])
+    }
+}
+
+/// The border pixels of a template-sized window, (x, y), in a fixed order: where softening a
+/// window on its own (edges repeated, as the templates were) differs from cutting it out of the
+/// softened corner.
+fn border() -> &'static [(usize, usize)] {
+    static BORDER: std::sync::OnceLock<Vec<(usize, usize)>> = std::sync::OnceLock::new();
+    BORDER.get_or_init(|| {
+        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        let mut out: Vec<(usize, usize)> = (0..tw).flat_map(|x| [(x, 0), (x, th - 1)]).collect();
+        out.extend((1..th - 1).flat_map(|y| [(0, y), (tw - 1, y)]));
+        out
+    })
+}
+
+/// A normalised template as `View::score` takes it: its values, those on a window's border (see
+/// `border`), and the sum of each channel.
+#[derive(Clone)]
+struct Template {
+    values: Vec<f32>,
+    border: Vec<f32>,
+    sums: [f32; 3],
+}
+
+impl Template {
+    fn new(values: &[f32]) -> Template {
+        let tw = TEMPLATE_W as usize;
+        let mut sums = [0.0f32; 3];
+        for px in values.chunks_exact(3) {
+            for c in 0..3 {
+                sums[c] += px[c];
+            }
+        }
+        Template {
+            values: values.to_vec(),
+            border: border()
+                .iter()
+                .flat_map(|&(x, y)| {
+                    let i = (y * tw + x) * 3;
+                    [values[i], values[i + 1], values[i + 2]]
+                })
+                .collect(),
+            sums,
+        }
+    }
+}
+
+/// A template-sized window of a look's corner, softened on its own as the templates were: the
+/// window of the softened corner, with its border pixels corrected by `fix`. Also its
+/// per-channel mean and its length once that mean is taken off.
+struct View {
+    patch: u8,
+    ox: u8,
+    oy: u8,
+    fix: Vec<f32>,
+    mean: [f32; 3],
+    norm: f32,
+}
+
+impl View {
+    /// The window at (ox, oy) of sampling `patch`; None for a flat window (as `normalised`).
+    fn at(patches: &[Corner], patch: usize, ox: usize, oy: usize) -> Option<View> {
+        let corner = &patches[patch];
+        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        let at = |x: usize, y: usize| ((y + oy) * corner.w + x + ox) * 3;
+        let [r, g, b, q] = corner.window_sums(ox, oy, tw, th);
+        let (mut sum, mut squares) = ([r, g, b], q);
+        let exact = corner.border_softened(ox, oy);
+        let mut fix = Vec::with_capacity(exact.len());
+        for (&(x, y), exact) in border().iter().zip(exact.chunks_exact(3)) {
+            let i = at(x, y);
+            for c in 0..3 {
+                let cut = corner.soft[i + c];
+                sum[c] += (exact[c] - cut) as f64;
+                squares += (exact[c] as f64).powi(2) - (cut as f64).powi(2);
+                fix.push(exact[c] - cut);
+            }
+        }
+        let n = (tw * th) as f64;
+        let spread = squares - sum.iter().map(|s| s * s / n).sum::<f64>();
+        let norm = spread.max(0.0).sqrt() as f32;
+        if norm < 1e-3 * (n as f32).sqrt() * 4.0 {
+            return None;
+        }
+        Some(View {
+            patch: patch as u8,
+            ox: ox as u8,
+            oy: oy as u8,
+            fix,
+            mean: sum.map(|s| (s / n) as f32),
+            norm,
+        })
+    }
+
+    /// Correlation with a normalised template (zero mean per channel, unit length), given with
+    /// its border values.
+    fn score(&self, patches: &[Corner], template: &Template) -> f32 {
+        let corner = &patches[self.patch as usize];
+        let row = TEMPLATE_W as usize * 3;
+        let (ox, oy) = (self.ox as usize, self.oy as usize);
+        let mut total: f32 = (0..TEMPLATE_H as usize)
+            .map(|j| {
+                let start = ((j + oy) * corner.w + ox) * 3;
+                dot(
+                    &corner.soft[start..start + row],
+                    &template.values[j * row..(j + 1) * row],
+                )
+            })
+            .sum();
+        total += dot(&self.fix, &template.border);
+        // The template's channels sum to (nearly) zero; what is left is taken off exactly.
+        (total - (0..3).map(|c| self.mean[c] * template.sums[c]).sum::<f32>()) / self.norm
+    }
+
+    /// The window normalised as the templates are (zero mean per channel, unit length).
+    fn vector(&self, patches: &[Corner]) -> Vec<f32> {
+        let corner = &patches[self.patch as usize];
+        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        let mut out = Vec::with_capacity(tw * th * 3);
+        for j in 0..th {
+            let start = ((j + self.oy as usize) * corner.w + self.ox as usize) * 3;
+            out.extend_from_slice(&corner.soft[start..start + tw * 3]);
+        }
+        for (b, &(x, y)) in border().iter().enumerate() {
+            for c in 0..3 {
+                out[(y * tw + x) * 3 + c] += self.fix[b * 3 + c];
+            }
+        }
+        for px in out.chunks_exact_mut(3) {
+            for (v, mean) in px.iter_mut().zip(self.mean) {
+                *v = (*v - mean) / self.norm;
+            }
+        }
+        out
     }
 }
 
 /// What a card's index corner looked like against the templates.
 pub struct Look {
-    views: Vec<Option<Vec<f32>>>,
+    /// The corner sampled four ways (whole and half pixels).
+    patches: Vec<Corner>,
+    views: Vec<Option<View>>,
     /// Per template: (best correlation, the view it came from).
     pub best: Vec<(f32, usize)>,
 }
@@ -511,6 +732,11 @@ impl Look {
             .collect();
         r.sort_by(|a, b| b.0.total_cmp(&a.0));
         r
+    }
+
+    /// View `i` normalised as the templates are (zero mean per channel, unit length).
+    fn view(&self, i: usize) -> Option<Vec<f32>> {
+        self.views[i].as_ref().map(|v| v.vector(&self.patches))
     }
 }
 
@@ -679,39 +905,41 @@ pub fn read_board_reusing(
     let mut places: Vec<(Rect, bool)> = located.slots.iter().map(|r| (*r, true)).collect();
     places.push((located.stock, false));
     places.push((located.waste, false));
-    let mut looks: Vec<Option<Look>> = Vec::with_capacity(places.len());
-    let mut edge_strength = Vec::with_capacity(places.len());
-    for (i, &(rect, in_pyramid)) in places.iter().enumerate() {
-        if reuse[i].is_some() {
-            looks.push(None);
-            edge_strength.push(0.0);
-            continue;
-        }
-        let depth = if in_pyramid {
-            strip
-        } else {
-            0.9 * located.card_h
-        };
-        // The stock's top card lies over backs that peek out up and to the left.
-        let from = if in_pyramid {
-            -(0.05 * w).round().max(2.0) as i32
-        } else {
-            -1
-        };
-        let (x, y, _) = snap_corner_within(e, rect, depth, w, from);
-        edge_strength.push(top_edge_continuity(e, x as i32, y as i32, w));
-        let look_at = if in_pyramid {
-            Rect::new(rect.x, rect.y, rect.w, strip as i32)
-        } else {
-            rect
-        };
-        let felt = felt_share(frame, look_at);
-        if (!in_pyramid && felt > 0.6) || (in_pyramid && felt > 0.5) {
-            looks.push(None);
-        } else {
-            looks.push(Some(matcher.look(frame, x, y, w)));
-        }
-    }
+    // Each place is looked at on its own (in parallel): where its corner is, how strong the card
+    // edge there is, and what the corner looks like (none for felt or a place kept from before).
+    let (looks, edge_strength): (Vec<Option<Look>>, Vec<f32>) = places
+        .par_iter()
+        .enumerate()
+        .map(|(i, &(rect, in_pyramid))| {
+            if reuse[i].is_some() {
+                return (None, 0.0);
+            }
+            let depth = if in_pyramid {
+                strip
+            } else {
+                0.9 * located.card_h
+            };
+            // The stock's top card lies over backs that peek out up and to the left.
+            let from = if in_pyramid {
+                -(0.05 * w).round().max(2.0) as i32
+            } else {
+                -1
+            };
+            let (x, y, _) = snap_corner_within(e, rect, depth, w, from);
+            let edge = top_edge_continuity(e, x as i32, y as i32, w);
+            let look_at = if in_pyramid {
+                Rect::new(rect.x, rect.y, rect.w, strip as i32)
+            } else {
+                rect
+            };
+            let felt = felt_share(frame, look_at);
+            if (!in_pyramid && felt > 0.6) || (in_pyramid && felt > 0.5) {
+                (None, edge)
+            } else {
+                (Some(matcher.look(frame, x, y, w)), edge)
+            }
+        })
+        .unzip();
     // Settle cards best match first; a card is used once (the full deck).
     let mut order: Vec<usize> = (0..places.len()).filter(|&i| looks[i].is_some()).collect();
     let lead = |i: usize| looks[i].as_ref().map_or(0.0, |l| l.ranked()[0].0);
