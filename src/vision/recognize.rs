@@ -401,14 +401,16 @@ impl Matcher {
             .collect();
         let score = |view: &View, k: usize| view.score(&patches, &self.scored[k]);
         // Where the corner sits: the offset that best fits what all cards share.
+        let span = 2 * REACH + 1;
+        let mut first: Vec<Option<View>> = (0..span * span)
+            .map(|i| View::at(&patches, 0, i % span, i / span))
+            .collect();
         let mut anchor = (f32::MIN, REACH, REACH);
-        for oy in 0..=2 * REACH {
-            for ox in 0..=2 * REACH {
-                if let Some(view) = View::at(&patches, 0, ox, oy) {
-                    let s = view.score(&patches, &self.mean);
-                    if s > anchor.0 {
-                        anchor = (s, ox, oy);
-                    }
+        for (i, view) in first.iter().enumerate() {
+            if let Some(view) = view {
+                let s = view.score(&patches, &self.mean);
+                if s > anchor.0 {
+                    anchor = (s, i % span, i / span);
                 }
             }
         }
@@ -420,7 +422,11 @@ impl Matcher {
         for patch in 0..4 {
             for oy in ay - SPREAD..=ay + SPREAD {
                 for ox in ax - SPREAD..=ax + SPREAD {
-                    views.push(View::at(&patches, patch, ox, oy));
+                    views.push(if patch == 0 {
+                        first[oy * span + ox].take()
+                    } else {
+                        View::at(&patches, patch, ox, oy)
+                    });
                 }
             }
         }
@@ -494,7 +500,7 @@ const REACH: usize = 6;
 const SPREAD: usize = 3;
 /// At most this many templates, those within `REFINE_WITHIN` of the best at the anchor, are tried
 /// at every offset.
-const REFINED: usize = 10;
+const REFINED: usize = 6;
 const REFINE_WITHIN: f32 = 0.3;
 
 /// A card's index corner as sampled (with the margin views are cut from), and softened whole.
