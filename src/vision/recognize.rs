@@ -217,7 +217,11 @@ fn degrade(values: &[f32], w: usize, h: usize, factor: f32) -> Vec<f32> {
 
 /// A [1 2 1]×[1 2 1] blur of an RGB float image, so that matching forgives sub-pixel shifts.
 pub(crate) fn soften(values: &[f32], w: usize, h: usize) -> Vec<f32> {
-    // The 3×3 kernel (1 2 1)ᵀ(1 2 1)/16 as two passes, edges repeated.
+    soften_across(&across(values, w, h), w, h)
+}
+
+/// The first pass of `soften`: [1 2 1] along each row, edges repeated (not yet divided).
+fn across(values: &[f32], w: usize, h: usize) -> Vec<f32> {
     let mut across = vec![0.0f32; values.len()];
     for y in 0..h {
         let row = &values[y * w * 3..(y + 1) * w * 3];
@@ -229,7 +233,12 @@ pub(crate) fn soften(values: &[f32], w: usize, h: usize) -> Vec<f32> {
             }
         }
     }
-    let mut out = vec![0.0f32; values.len()];
+    across
+}
+
+/// The second pass of `soften`: [1 2 1] down each column of `across`, edges repeated, over 16.
+fn soften_across(across: &[f32], w: usize, h: usize) -> Vec<f32> {
+    let mut out = vec![0.0f32; across.len()];
     let stride = w * 3;
     for y in 0..h {
         let (u, d) = (y.saturating_sub(1), (y + 1).min(h - 1));
@@ -506,8 +515,11 @@ const REFINE_WITHIN: f32 = 0.3;
 /// A card's index corner as sampled (with the margin views are cut from), and softened whole.
 struct Corner {
     raw: Vec<f32>,
+    /// The first pass of softening (see `across`).
+    across: Vec<f32>,
     soft: Vec<f32>,
     w: usize,
+    h: usize,
     /// Running sums over the softened corner of each channel and of all squares:
     /// `running[y*(w+1) + x]` sums the pixels above and left of (x, y).
     running: Vec<[f64; 4]>,
@@ -515,7 +527,8 @@ struct Corner {
 
 impl Corner {
     fn new(raw: Vec<f32>, w: usize, h: usize) -> Corner {
-        let soft = soften(&raw, w, h);
+        let across = across(&raw, w, h);
+        let soft = soften_across(&across, w, h);
         let mut running = vec![[0.0f64; 4]; (w + 1) * (h + 1)];
         for y in 0..h {
             let mut row = [0.0f64; 4];
@@ -531,42 +544,74 @@ impl Corner {
         }
         Corner {
             raw,
+            across,
             soft,
             w,
+            h,
             running,
         }
     }
 
-    /// The border pixels (see `border`) of the template-sized window at (ox, oy), softened
-    /// within the window alone as `soften` does a template: edges repeated, [1 2 1] across and
-    /// down.
-    fn border_softened(&self, ox: usize, oy: usize) -> Vec<f32> {
-        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
-        let raw = |x: usize, y: usize, c: usize| self.raw[((y + oy) * self.w + x + ox) * 3 + c];
-        // The pass across at window pixel (x, y).
+    /// For the border pixels (see `border`) of the template-sized window at (ox, oy): what
+    /// softening the window alone (edges repeated, as `soften` does a template) gives less what
+    /// the window of the softened corner holds. Along the top and bottom rows that is the step
+    /// between the edge row and the row outside it, in the pass across; down the sides, the steps
+    /// between the edge column and the column outside it, softened down; the four corners are
+    /// worked out in full.
+    fn border_fix(&self, ox: usize, oy: usize) -> Vec<f32> {
+        let (tw, th, w) = (TEMPLATE_W as usize, TEMPLATE_H as usize, self.w);
+        // Patch coordinates of the window's edges and of the rows and columns just outside them
+        // (the patch's own edges repeated, as its softening did).
+        let (top, bottom) = (oy, oy + th - 1);
+        let (above, below) = (top.saturating_sub(1), (bottom + 1).min(self.h - 1));
+        let (left, right) = (ox, ox + tw - 1);
+        let (before, after) = (left.saturating_sub(1), (right + 1).min(w - 1));
+        let at = |x: usize, y: usize| (y * w + x) * 3;
+        let mut fix = vec![0.0f32; border().len() * 3];
+        for x in 1..tw - 1 {
+            for c in 0..3 {
+                let (i, j) = (at(ox + x, top) + c, at(ox + x, above) + c);
+                fix[x * 6 + c] = (self.across[i] - self.across[j]) / 16.0;
+                let (i, j) = (at(ox + x, bottom) + c, at(ox + x, below) + c);
+                fix[x * 6 + 3 + c] = (self.across[i] - self.across[j]) / 16.0;
+            }
+        }
+        let step = |edge: usize, outside: usize, y: usize, c: usize| {
+            self.raw[at(edge, y) + c] - self.raw[at(outside, y) + c]
+        };
+        for y in 1..th - 1 {
+            let base = tw * 6 + (y - 1) * 6;
+            for c in 0..3 {
+                for (k, (edge, outside)) in [(left, before), (right, after)].into_iter().enumerate()
+                {
+                    let (u, m, d) = (
+                        step(edge, outside, oy + y - 1, c),
+                        step(edge, outside, oy + y, c),
+                        step(edge, outside, oy + y + 1, c),
+                    );
+                    fix[base + k * 3 + c] = (u + 2.0 * m + d) / 16.0;
+                }
+            }
+        }
+        // The corners: (0, 0), (0, th−1), (tw−1, 0), (tw−1, th−1).
+        let raw = |x: usize, y: usize, c: usize| self.raw[at(ox + x, oy + y) + c];
         let across = |x: usize, y: usize, c: usize| {
             let (l, r) = (x.saturating_sub(1), (x + 1).min(tw - 1));
             raw(l, y, c) + 2.0 * raw(x, y, c) + raw(r, y, c)
         };
-        let mut out = Vec::with_capacity(border().len() * 3);
-        for x in 0..tw {
+        for (x, y, slot) in [
+            (0, 0, 0),
+            (0, th - 1, 3),
+            (tw - 1, 0, (tw - 1) * 6),
+            (tw - 1, th - 1, (tw - 1) * 6 + 3),
+        ] {
+            let (u, d) = (y.saturating_sub(1), (y + 1).min(th - 1));
             for c in 0..3 {
-                out.push((3.0 * across(x, 0, c) + across(x, 1, c)) / 16.0);
-            }
-            for c in 0..3 {
-                out.push((across(x, th - 2, c) + 3.0 * across(x, th - 1, c)) / 16.0);
+                let exact = (across(x, u, c) + 2.0 * across(x, y, c) + across(x, d, c)) / 16.0;
+                fix[slot + c] = exact - self.soft[at(ox + x, oy + y) + c];
             }
         }
-        for y in 1..th - 1 {
-            for x in [0, tw - 1] {
-                for c in 0..3 {
-                    out.push(
-                        (across(x, y - 1, c) + 2.0 * across(x, y, c) + across(x, y + 1, c)) / 16.0,
-                    );
-                }
-            }
-        }
-        out
+        fix
     }
 
     /// Sums over the `tw`×`th` window at (ox, oy) of the softened corner: each channel, and all
@@ -648,15 +693,13 @@ impl View {
         let at = |x: usize, y: usize| ((y + oy) * corner.w + x + ox) * 3;
         let [r, g, b, q] = corner.window_sums(ox, oy, tw, th);
         let (mut sum, mut squares) = ([r, g, b], q);
-        let exact = corner.border_softened(ox, oy);
-        let mut fix = Vec::with_capacity(exact.len());
-        for (&(x, y), exact) in border().iter().zip(exact.chunks_exact(3)) {
+        let fix = corner.border_fix(ox, oy);
+        for (&(x, y), fix) in border().iter().zip(fix.chunks_exact(3)) {
             let i = at(x, y);
             for c in 0..3 {
-                let cut = corner.soft[i + c];
-                sum[c] += (exact[c] - cut) as f64;
-                squares += (exact[c] as f64).powi(2) - (cut as f64).powi(2);
-                fix.push(exact[c] - cut);
+                let (cut, fix) = (corner.soft[i + c] as f64, fix[c] as f64);
+                sum[c] += fix;
+                squares += fix * (2.0 * cut + fix);
             }
         }
         let n = (tw * th) as f64;
