@@ -8,6 +8,7 @@ use crate::table::layout::Rect;
 use crate::vision::edges::Edges;
 use crate::vision::profile::{Controls, Profile};
 use image::RgbaImage;
+use rayon::prelude::*;
 
 /// Where the table's parts are in a frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -322,71 +323,82 @@ fn coarse_fit(
         let agree = felt_agreement(frame, f, a, profile);
         (pyramid_score(e, f, profile) + 2.0 * pile) * agree * agree
     };
-    let mut scored: Vec<(f32, Fit)> = Vec::new();
-    for (top, s) in picked {
-        let w = s / profile.row_step;
-        let mut best_cx = (f32::MIN, 0.0);
-        let (lo, hi) = ((0.2 * width as f32) as i32, (0.8 * width as f32) as i32);
-        // Per row, the vertical edge strength of its strip at every column, computed once: each
-        // centre then only adds up the columns of its cards' sides.
-        let strips: Vec<Vec<u32>> = (0..7)
-            .map(|row| {
-                let y = Fit {
-                    cx: 0.0,
+    let mut scored: Vec<(f32, Fit)> = picked
+        .par_iter()
+        .map(|&(top, s)| {
+            let w = s / profile.row_step;
+            let (lo, hi) = ((0.2 * width as f32) as i32, (0.8 * width as f32) as i32);
+            // Per row, the vertical edge strength of its strip at every column, computed once;
+            // then per column the strength of a card's two sides when its left side is there.
+            // Each centre only adds up those for its cards.
+            let card_w = w.round() as i32;
+            let sides: Vec<Vec<u32>> = (0..7)
+                .map(|row| {
+                    let y = Fit {
+                        cx: 0.0,
+                        top,
+                        w,
+                        u: w,
+                    }
+                    .slot_y(Position::new(row, 0), profile)
+                    .round() as i32;
+                    let (y0, y1) = (y + (0.2 * s) as i32, y + (0.8 * s) as i32);
+                    let strip: Vec<u32> = (0..width).map(|x| e.v_segment(x, y0, y1)).collect();
+                    let band = |x: i32| -> u32 {
+                        (x - 1..=x + 1)
+                            .filter(|&xx| xx >= 0 && xx < width)
+                            .map(|xx| strip[xx as usize])
+                            .max()
+                            .unwrap_or(0)
+                    };
+                    // From far enough left that both sides are off the picture, to its right
+                    // edge; zero beyond.
+                    (-(card_w + 2)..=width + 1)
+                        .map(|x| band(x) + band(x + card_w))
+                        .collect()
+                })
+                .collect();
+            let side_at = |row: usize, x: i32| -> u32 {
+                let i = x + card_w + 2;
+                if i >= 0 && (i as usize) < sides[row].len() {
+                    sides[row][i as usize]
+                } else {
+                    0
+                }
+            };
+            let mut best_cx = (f32::MIN, 0.0);
+            for cx in lo..hi {
+                let fit = Fit {
+                    cx: cx as f32,
                     top,
                     w,
                     u: w,
+                };
+                let mut v = 0.0;
+                for p in Position::all() {
+                    let x = fit.slot_x(p, profile).round() as i32;
+                    v += side_at(p.row(), x) as f32;
                 }
-                .slot_y(Position::new(row, 0), profile)
-                .round() as i32;
-                let (y0, y1) = (y + (0.2 * s) as i32, y + (0.8 * s) as i32);
-                (0..width).map(|x| e.v_segment(x, y0, y1)).collect()
-            })
-            .collect();
-        let band = |row: usize, x: i32| -> u32 {
-            (x - 1..=x + 1)
-                .map(|xx| {
-                    if xx < 0 || xx >= width {
-                        0
-                    } else {
-                        strips[row][xx as usize]
-                    }
-                })
-                .max()
-                .unwrap_or(0)
-        };
-        for cx in lo..hi {
+                if v > best_cx.0 {
+                    best_cx = (v, cx as f32);
+                }
+            }
             let fit = Fit {
-                cx: cx as f32,
+                cx: best_cx.1,
                 top,
                 w,
                 u: w,
             };
-            let mut v = 0.0;
-            for p in Position::all() {
-                let x = fit.slot_x(p, profile).round() as i32;
-                v += (band(p.row(), x) + band(p.row(), x + w.round() as i32)) as f32;
-            }
-            if v > best_cx.0 {
-                best_cx = (v, cx as f32);
-            }
-        }
-        let fit = Fit {
-            cx: best_cx.1,
-            top,
-            w,
-            u: w,
-        };
-        scored.push((total(fit), fit));
-    }
+            (total(fit), fit)
+        })
+        .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     // A fit shifted by whole rows and half columns explains a partly cleared pyramid almost as
     // well; try those around the best few, and let the piles and the felt decide.
-    let mut best: Option<(f32, Fit)> = None;
+    // (Scored in parallel, then taken in order, so that ties go as they always did.)
+    let mut shifted: Vec<(Option<f32>, Fit)> = Vec::new();
     for &(score, base) in scored.iter().take(6) {
-        if best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, base));
-        }
+        shifted.push((Some(score), base));
         for rows in -3i32..=3 {
             for half_columns in -4i32..=4 {
                 if (rows - half_columns) % 2 != 0 || (rows == 0 && half_columns == 0) {
@@ -397,11 +409,18 @@ fn coarse_fit(
                     top: base.top + rows as f32 * profile.row_step * base.u,
                     ..base
                 };
-                let t = total(cand);
-                if best.is_none_or(|(b, _)| t > b) {
-                    best = Some((t, cand));
-                }
+                shifted.push((None, cand));
             }
+        }
+    }
+    let totals: Vec<f32> = shifted
+        .par_iter()
+        .map(|&(known, fit)| known.unwrap_or_else(|| total(fit)))
+        .collect();
+    let mut best: Option<(f32, Fit)> = None;
+    for (&t, &(_, fit)) in totals.iter().zip(&shifted) {
+        if best.is_none_or(|(b, _)| t > b) {
+            best = Some((t, fit));
         }
     }
     best.map(|(_, f)| f)
