@@ -162,13 +162,14 @@ Cards the reader is unsure of are shown as ? with their slot; nothing is guessed
         #[arg(long)]
         json: bool,
     },
-    /// Measure the reader on rendered frames with known cards: a table of theme × size and the
-    /// cards read as other cards
+    /// Measure the reader on rendered frames with known cards: a table of theme × size, the
+    /// cards read as other cards, and how long a read takes
     #[command(
         after_help = "Each theme is calibrated once at 1440x900 from a known deal, then frames of \
 other deals are read at each size: a fresh deal with a card selected, half cleared, and the stock \
 drawn out. A cell gives the share of places read right, then unsure (?), wrong (✗) and refused \
-frames."
+frames. The time table gives, per size, how long reading one frame took (finding the table and \
+reading every card), over all themes; build with --release for meaningful times."
     )]
     Accuracy {
         /// Themes: names, paths, "builtin", or "all" (the built-in theme and every installed one)

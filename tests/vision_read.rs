@@ -67,6 +67,17 @@ fn accuracy_command_prints_the_table_and_refuses_a_bad_size() {
     );
     assert!(text.contains("| builtin | 100.0% |"), "{text}");
     assert!(text.contains("Confusions: none"), "{text}");
+    // The time table: a row per size, each over the frames of the one deal.
+    assert!(
+        text.contains("| size | frames | mean | median | max |"),
+        "{text}"
+    );
+    let frames = solitaire_agent::vision::accuracy::positions(0).len();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with(&format!("| 1200x760@1.5 | {frames} |"))),
+        "{text}"
+    );
     let bad = std::process::Command::new(agent)
         .args(["accuracy", "--sizes", "1440x900@7"])
         .output()

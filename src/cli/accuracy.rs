@@ -47,6 +47,7 @@ pub fn run(args: AccuracyArgs) -> CliResult {
     println!("|---|{}", "---:|".repeat(header.len()));
     let mut confusions: BTreeMap<String, usize> = BTreeMap::new();
     let mut total = Tally::default();
+    let mut millis: Vec<Vec<f64>> = vec![Vec::new(); args.sizes.len()];
     for theme in themes {
         let name = theme.name().to_string();
         eprintln!("{name}: calibrating...");
@@ -57,7 +58,8 @@ pub fn run(args: AccuracyArgs) -> CliResult {
                 let mut matcher = Matcher::new(&templates);
                 args.sizes
                     .iter()
-                    .map(|&size| {
+                    .zip(&mut millis)
+                    .map(|(&size, millis)| {
                         eprintln!("{name}: reading at {}x{}@{}...", size.0, size.1, size.2);
                         let t = measure(&mut renderer, &mut matcher, size, args.deals);
                         if args.verbose {
@@ -70,6 +72,7 @@ pub fn run(args: AccuracyArgs) -> CliResult {
                                 .entry(format!("{truth} read as {read}"))
                                 .or_default() += 1;
                         }
+                        millis.extend(&t.millis);
                         let cell = cell(&t);
                         total.right += t.right;
                         total.unsure += t.unsure;
@@ -92,6 +95,7 @@ pub fn run(args: AccuracyArgs) -> CliResult {
         total.wrong,
         total.refused
     );
+    print_times(&header, &mut millis);
     if confusions.is_empty() {
         println!("Confusions: none");
     } else {
@@ -103,6 +107,29 @@ pub fn run(args: AccuracyArgs) -> CliResult {
         }
     }
     Ok(())
+}
+
+/// How long a read took at each size, over every frame of every theme.
+fn print_times(sizes: &[String], millis: &mut [Vec<f64>]) {
+    println!();
+    println!("Time to read one frame (locate the table and read every card), ms:");
+    println!();
+    println!("| size | frames | mean | median | max |");
+    println!("|---|---:|---:|---:|---:|");
+    for (size, times) in sizes.iter().zip(millis.iter_mut()) {
+        if times.is_empty() {
+            continue;
+        }
+        times.sort_by(f64::total_cmp);
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        println!(
+            "| {size} | {} | {mean:.1} | {:.1} | {:.1} |",
+            times.len(),
+            times[times.len() / 2],
+            times[times.len() - 1]
+        );
+    }
+    println!();
 }
 
 /// One table cell: the share read right, then unsure (?), wrong (✗) and refused frames when any.

@@ -85,6 +85,8 @@ pub struct Tally {
     pub mistakes: Vec<String>,
     /// Cards read as another card: (truth, read).
     pub confusions: Vec<(Card, Card)>,
+    /// How long reading each frame took (locating the table and reading every card), in ms.
+    pub millis: Vec<f64>,
 }
 
 impl Tally {
@@ -135,7 +137,10 @@ pub fn measure(
                 "{w}x{h}@{scale} seed {seed} ({} cards)",
                 state.pyramid_count()
             );
-            match read_frame(&frame, &profile, matcher) {
+            let start = std::time::Instant::now();
+            let read = read_frame(&frame, &profile, matcher);
+            tally.millis.push(start.elapsed().as_secs_f64() * 1000.0);
+            match read {
                 Ok((board, _)) => {
                     for i in 0..28 {
                         tally.add(
