@@ -9,7 +9,7 @@ use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::scene::{Scene, Selection};
 use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::edges::Edges;
-use solitaire_agent::vision::locate::{find_buttons, locate};
+use solitaire_agent::vision::locate::{dialog_ok_button, find_buttons, locate};
 use solitaire_agent::vision::profile::Profile;
 
 const SIZES: [(u32, u32); 5] = [
@@ -90,6 +90,49 @@ fn located_slots_match_the_table_layout() {
                         |p: Option<(i32, i32)>, r: Rect| p.is_some_and(|(x, y)| r.contains(x, y));
                     if !inside(b.undo_board, layout.undo_board) || !inside(b.undo, layout.undo) {
                         failures.push(format!("{tag}: buttons {b:?}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_dialog_is_seen_only_when_it_is_open() {
+    // Some themes' card faces have the dialog buttons' colour (neoclassical, anglo_modern_4_color,
+    // atlasnye_skat): they once made every frame look like one with the dialog open.
+    let mut failures = Vec::new();
+    for theme in [
+        "builtin",
+        "neoclassical",
+        "anglo_modern_4_color",
+        "atlasnye_skat",
+    ] {
+        let mut r = Renderer::new(Theme::load(theme).unwrap());
+        for (w, h) in [(800, 600), (1920, 1080), (3840, 2160)] {
+            for scale in [1.0, 2.5] {
+                let layout: Layout = r.layout(w, h, scale);
+                for (state, sel) in positions(w as u64) {
+                    let mut scene = Scene::still(&state, sel, "DEAL 1".into());
+                    let tag = format!("{theme} {w}x{h}@{scale} ({} cards)", state.pyramid_count());
+                    let closed = r.render(&scene, &layout);
+                    if let Some(ok) = dialog_ok_button(&closed) {
+                        failures.push(format!("{tag}: an OK button at {ok:?} with no dialog"));
+                    }
+                    scene.dialog = true;
+                    let open = r.render(&scene, &layout);
+                    match dialog_ok_button(&open) {
+                        Some((x, y)) if layout.ok.contains(x, y) => {}
+                        other => failures.push(format!(
+                            "{tag}: dialog open, OK found at {other:?}, not in {:?}",
+                            layout.ok
+                        )),
                     }
                 }
             }

@@ -654,12 +654,35 @@ pub fn dialog_ok_button(frame: &RgbaImage) -> Option<(i32, i32)> {
         .windows(2)
         .max_by_key(|p| p[1] - p[0])
         .map(|p| (p[0] + p[1]) / 2)?;
-    for &(x, y) in &pts {
-        if x < split {
-            sx += x as i64;
-            sy += y as i64;
-            n += 1;
-        }
+    let (ok, cancel): (Vec<_>, Vec<_>) = pts.iter().partition(|&&(x, _)| x < split);
+    // The two buttons are solid boxes of one size side by side, not button-coloured specks
+    // spread over the cards (some card faces have that colour).
+    let (a, b) = (button_box(&ok)?, button_box(&cancel)?);
+    let same_size = ok.len() * 2 >= cancel.len() && cancel.len() * 2 >= ok.len();
+    let side_by_side = (a.1 - b.1).abs() <= (a.3 - a.2).max(2) / 2;
+    if !(same_size && side_by_side) {
+        return None;
+    }
+    for &(x, y) in &ok {
+        sx += x as i64;
+        sy += y as i64;
+        n += 1;
     }
     (n > 0).then(|| ((sx / n) as i32, (sy / n) as i32))
+}
+
+/// A group of sampled button-coloured points as a filled box: (centre x, centre y, top, bottom)
+/// when the points fill most of the box they span (text on the button leaves some out).
+fn button_box(pts: &[(i32, i32)]) -> Option<(i32, i32, i32, i32)> {
+    let (x0, x1) = (
+        pts.iter().map(|p| p.0).min()?,
+        pts.iter().map(|p| p.0).max()?,
+    );
+    let (y0, y1) = (
+        pts.iter().map(|p| p.1).min()?,
+        pts.iter().map(|p| p.1).max()?,
+    );
+    // Points were sampled every 2 pixels both ways.
+    let cells = ((x1 - x0) / 2 + 1) as usize * ((y1 - y0) / 2 + 1) as usize;
+    (pts.len() * 10 >= cells * 6).then_some(((x0 + x1) / 2, (y0 + y1) / 2, y0, y1))
 }
