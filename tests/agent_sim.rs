@@ -25,12 +25,22 @@ use std::sync::OnceLock;
 
 const SIZE: (u32, u32) = (1200, 760);
 
-fn run(seed: u64, faults: Faults) -> (solitaire_agent::agent::play::Report, Vec<(u64, Event)>) {
-    // Calibrated once, as a user does, then used for every deal.
+/// The templates, calibrated once as a user does, then used for every deal. Each test takes them
+/// before it starts its deals in parallel: calibrating uses rayon's threads, so a deal waiting on
+/// a rayon thread for the calibration another thread is doing would wait forever.
+fn matcher() -> Matcher {
     static MATCHER: OnceLock<Matcher> = OnceLock::new();
-    let matcher = MATCHER
+    MATCHER
         .get_or_init(|| sim_templates(Theme::built_in(), SIZE, 1.0).unwrap())
-        .clone();
+        .clone()
+}
+
+fn run(
+    seed: u64,
+    faults: Faults,
+    matcher: &Matcher,
+) -> (solitaire_agent::agent::play::Report, Vec<(u64, Event)>) {
+    let matcher = matcher.clone();
     let table = Table::seeded(seed, 300, faults);
     let mut game = SimTable::new(table, Renderer::new(Theme::built_in()), SIZE.0, SIZE.1, 1.0);
     let report = play(
@@ -49,10 +59,11 @@ fn count(events: &[(u64, Event)], f: impl Fn(&Event) -> bool) -> usize {
 
 #[test]
 fn a_hundred_seeded_deals_are_cleared_with_exactly_the_planned_clicks() {
+    let matcher = matcher();
     let cleared: usize = (1..=100u64)
         .into_par_iter()
         .map(|seed| {
-            let (report, events) = run(seed, Faults::default());
+            let (report, events) = run(seed, Faults::default(), &matcher);
             let optimal = solver::solve(&State::deal(&Deck::shuffled(seed)))
                 .unwrap()
                 .steps;
@@ -115,7 +126,7 @@ fn dropped_clicks_and_lag_never_lead_to_an_illegal_move() {
         lag_ms: (50, 600),
         seed: 7,
     };
-    let (report, events) = run(1, faults);
+    let (report, events) = run(1, faults, &matcher());
     assert!(
         report.result == Outcome::Cleared
             || (report.result == Outcome::Stopped && !report.reason.is_empty()),
