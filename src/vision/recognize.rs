@@ -390,9 +390,8 @@ fn mean_of(vectors: &[Vec<f32>]) -> Vec<f32> {
 #[derive(Clone)]
 pub struct Matcher {
     raw: Vec<Vec<f32>>,
-    vectors: Vec<Vec<f32>>,
-    /// The same, as views are scored against them.
-    scored: Vec<Template>,
+    /// The templates as prepared (see `prepare`), by card index.
+    templates: Vec<Template>,
     /// The normalised mean of all templates: what every index corner shares (card edge, layout).
     mean: Template,
     pub index_box: [f32; 4],
@@ -416,12 +415,10 @@ impl Matcher {
                 normalised(&soften(values, tw, th)).unwrap_or_else(|| vec![0.0; values.len()])
             })
             .collect();
-        let mean = mean_of(&vectors);
         Matcher {
             raw,
-            scored: vectors.iter().map(|v| Template::new(v)).collect(),
-            mean: Template::new(&mean),
-            vectors,
+            templates: vectors.iter().map(|v| Template::new(v)).collect(),
+            mean: Template::new(&mean_of(&vectors)),
             index_box: templates.manifest.index_box,
             aspect: templates.manifest.aspect,
             calibrated_width: templates.manifest.card_width,
@@ -438,7 +435,7 @@ impl Matcher {
         }
         let factor = self.calibrated_width / target;
         let (w, h) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
-        self.vectors = self
+        let vectors: Vec<Vec<f32>> = self
             .raw
             .iter()
             .map(|values| {
@@ -450,8 +447,8 @@ impl Matcher {
                 normalised(&soften(&v, w, h)).unwrap_or_else(|| vec![0.0; v.len()])
             })
             .collect();
-        self.mean = Template::new(&mean_of(&self.vectors));
-        self.scored = self.vectors.iter().map(|v| Template::new(v)).collect();
+        self.mean = Template::new(&mean_of(&vectors));
+        self.templates = vectors.iter().map(|v| Template::new(v)).collect();
         self.prepared_width = target;
     }
 
@@ -520,7 +517,11 @@ impl Matcher {
         for (i, view) in views.iter().enumerate() {
             let Some(view) = view else { continue };
             let window = view.window(&patches);
-            for (k, s) in view.scores(&window, &self.scored).into_iter().enumerate() {
+            for (k, s) in view
+                .scores(&window, &self.templates)
+                .into_iter()
+                .enumerate()
+            {
                 if s > best[k].0 {
                     best[k] = (s, i);
                 }
@@ -540,7 +541,7 @@ impl Matcher {
         let (Some(va), Some(vb)) = (look.view(look.best[a].1), look.view(look.best[b].1)) else {
             return 0.0;
         };
-        let (ta, tb) = (&self.vectors[a], &self.vectors[b]);
+        let (ta, tb) = (&self.templates[a].values, &self.templates[b].values);
         let diffs: Vec<f32> = ta.iter().zip(tb).map(|(x, y)| (x - y).abs()).collect();
         let cut = diffs.iter().cloned().fold(0.0, f32::max) * 0.35;
         let (mut da, mut db, mut dab) = (0.0, 0.0, 0.0);
