@@ -11,7 +11,7 @@ use crate::pyramid::step::Step;
 use crate::solver;
 use crate::table::game::clicks_for;
 use crate::table::layout::Target;
-use crate::vision::calibrate::{calibrate, corners, templates_from, Corners, StockSeen};
+use crate::vision::calibrate::{calibrate, corners, templates_showing_suits, Corners, StockSeen};
 use crate::vision::groups::{group, Groups};
 use crate::vision::locate::Located;
 use crate::vision::reader::Reader;
@@ -837,8 +837,14 @@ fn learn_by_labelling<G: Game>(
     let cards = agent.watch.label(&corners, groups).map_err(Stop)?;
     let deck = Deck::from_cards(&cards, Vec::new())
         .map_err(|e| Stop(format!("the labels do not make one deck: {e}")))?;
-    let templates =
-        templates_from(&corners, deck.cards(), &agent.profile, &set_name(save)).map_err(Stop)?;
+    let templates = templates_showing_suits(
+        &frames,
+        &corners,
+        deck.cards(),
+        &agent.profile,
+        &set_name(save),
+    )
+    .map_err(Stop)?;
     use_templates(agent, templates, save)?;
     Ok((
         deck.cards()[..28].try_into().expect("28 cards"),

@@ -5,7 +5,7 @@ use super::decks::read_text;
 use super::labels::label_in_terminal;
 use super::{CliResult, Failure};
 use crate::cards::Deck;
-use crate::vision::calibrate::{calibrate, corners, templates_from, StockSeen};
+use crate::vision::calibrate::{calibrate, corners, templates_showing_suits, StockSeen};
 use crate::vision::groups::group;
 use crate::vision::profile::Profile;
 use crate::vision::read_frame;
@@ -156,7 +156,8 @@ pub fn run_calibrate(args: CalibrateArgs) -> CliResult {
                 &mut std::io::stderr(),
             )
             .map_err(Failure::input)?;
-            templates_from(&corners, &cards, &profile, &args.name).map_err(Failure::input)?
+            templates_showing_suits(&frames, &corners, &cards, &profile, &args.name)
+                .map_err(Failure::input)?
         }
     };
     let out: PathBuf = match &args.out {

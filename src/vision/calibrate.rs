@@ -1,13 +1,15 @@
 //! Calibration: learns the 52 index corners from one deal seen whole — the fresh table (28 pyramid
 //! cards and the stock's top card), then the table after each of 24 draws (each stock card on the
-//! waste) — labelled from the known deal, and makes a template set of them.
+//! waste) — labelled from the known deal, and makes a template set of them. Once the cards are
+//! known each corner is lined up again with the others of its rank and of its suit; a theme that
+//! prints the suit outside the usual index corner gets an index box across the card's top strip.
 
 use crate::cards::{Card, Deck};
 use crate::pyramid::position::Position;
 use crate::vision::edges::Edges;
 use crate::vision::locate::{locate, Located};
 use crate::vision::profile::Profile;
-use crate::vision::recognize::{sample, snap_corner, snap_pile_corner};
+use crate::vision::recognize::{sample, snap_corner, snap_pile_corner, Matcher};
 use crate::vision::templates::{Manifest, Templates, TEMPLATE_H, TEMPLATE_W};
 use image::{RgbImage, RgbaImage};
 use std::collections::BTreeMap;
@@ -91,11 +93,16 @@ fn registered(crop: &[f32], reference: &[f32]) -> Vec<f32> {
 pub struct Corners {
     /// Template-sized RGB values, row by row, one per card.
     pub crops: Vec<Vec<f32>>,
+    /// The same corners as cut, with `REACH` pixels of margin on every side (for lining them up
+    /// again once their cards are known).
+    pub margins: Vec<Vec<f32>>,
     /// Where the stock cards in `crops` were cut from.
     pub stock_seen: StockSeen,
     /// The waste's top card after each click on the stock: the stock card clicked, when the click
     /// drew it (not a king it removed).
     pub waste: Vec<Vec<f32>>,
+    /// `waste` as cut, with margins.
+    pub waste_margins: Vec<Vec<f32>>,
     /// Height over width of the cards.
     pub aspect: f32,
     /// Card width in pixels in the frames.
@@ -195,8 +202,10 @@ pub fn corners(
     }
     Ok(Corners {
         crops: aligned,
+        margins: crops,
         stock_seen: stock,
         waste: line_up(&waste_tops, &reference),
+        waste_margins: waste_tops,
         aspect,
         card_w: located.card_w,
     })
@@ -209,8 +218,85 @@ pub fn calibrate(
     profile: &Profile,
     name: &str,
 ) -> Result<Templates, String> {
-    let corners = corners(frames, profile, StockSeen::OnWaste)?;
-    templates_from(&corners, deck.cards(), profile, name)
+    let seen = corners(frames, profile, StockSeen::OnWaste)?;
+    templates_showing_suits(frames, &seen, deck.cards(), profile, name)
+}
+
+/// Makes a template set from the corners of `frames` and the cards they are (`cards[i]` for
+/// `seen.crops[i]`, see `templates_from`). Some themes print the suit beside the rank, outside the
+/// usual index corner: when templates cut there do not tell the suits apart, the corners are cut
+/// again across the card's whole top strip, and those are kept if they do.
+pub fn templates_showing_suits(
+    frames: &[RgbaImage],
+    seen: &Corners,
+    cards: &[Card],
+    profile: &Profile,
+    name: &str,
+) -> Result<Templates, String> {
+    let templates = templates_from(seen, cards, profile, name)?;
+    if Matcher::new(&templates).shows_suits() {
+        return Ok(templates);
+    }
+    let wide = Profile {
+        index_box: wide_index_box(profile.index_box),
+        ..profile.clone()
+    };
+    let wide_seen = corners(frames, &wide, seen.stock_seen)?;
+    let wide_templates = templates_from(&wide_seen, cards, &wide, name)?;
+    Ok(if Matcher::new(&wide_templates).shows_suits() {
+        wide_templates
+    } else {
+        templates
+    })
+}
+
+/// An index box as tall as `index_box`, across the card's whole width (a small margin each side).
+pub fn wide_index_box(index_box: [f32; 4]) -> [f32; 4] {
+    let [_, by, _, bh] = index_box;
+    [0.03, by, 0.94, bh]
+}
+
+/// Lines each corner up again, now that the cards are known, with what the other cards of its rank
+/// and of its suit share: the rank's glyph and the suit's. (What all corners share can pull a card
+/// that looks unlike most, a face card's picture say, a few pixels off.) Twice, the second time
+/// against the corners as lined up the first time.
+fn line_up_by_rank_and_suit(seen: &mut [(Card, Vec<f32>, &[f32])]) {
+    for _ in 0..2 {
+        let centred_all: Vec<Vec<f32>> = seen.iter().map(|(_, v, _)| centred(v)).collect();
+        let realigned: Vec<Vec<f32>> = seen
+            .iter()
+            .enumerate()
+            .map(|(i, (card, values, margin))| {
+                let mean_of = |alike: &dyn Fn(Card) -> bool| {
+                    let mut sum = vec![0.0f32; values.len()];
+                    let mut n = 0;
+                    for (j, (other, _, _)) in seen.iter().enumerate() {
+                        if j != i && alike(*other) {
+                            n += 1;
+                            for (s, v) in sum.iter_mut().zip(&centred_all[j]) {
+                                *s += v;
+                            }
+                        }
+                    }
+                    (n > 0).then(|| centred(&sum))
+                };
+                let (rank, suit) = (
+                    mean_of(&|c: Card| c.rank == card.rank),
+                    mean_of(&|c: Card| c.suit == card.suit),
+                );
+                match (rank, suit) {
+                    (Some(r), Some(s)) => {
+                        let both: Vec<f32> = r.iter().zip(&s).map(|(a, b)| a + b).collect();
+                        registered(margin, &centred(&both))
+                    }
+                    _ => values.clone(),
+                }
+            })
+            .collect();
+        for ((_, values, _), new) in seen.iter_mut().zip(realigned) {
+            *values = new;
+        }
+    }
 }
 
 /// Makes a template set from the corners and the card each one is (`cards[i]` for `crops[i]`).
@@ -220,17 +306,24 @@ pub fn templates_from(
     profile: &Profile,
     name: &str,
 ) -> Result<Templates, String> {
-    let mut sums: Vec<(Vec<f32>, u32)> =
-        vec![(vec![0.0; (TEMPLATE_W * TEMPLATE_H * 3) as usize], 0); 52];
+    // Each card's corner, aligned and with margins.
+    let mut seen: Vec<(Card, Vec<f32>, &[f32])> = Vec::with_capacity(cards.len());
     for (i, (card, crop)) in cards.iter().zip(&corners.crops).enumerate() {
         // A stock card seen on the stock was also drawn onto the waste, unless it is a king (the
         // click removed it): the waste shows it as the pyramid's cards are shown, not over backs.
-        let values = match corners.waste.get(i.wrapping_sub(28)) {
-            Some(on_waste) if corners.stock_seen == StockSeen::OnStock && !card.is_king() => {
-                on_waste
-            }
-            _ => crop,
+        let on_waste = i
+            .checked_sub(28)
+            .and_then(|k| Some((corners.waste.get(k)?, corners.waste_margins.get(k)?)));
+        let (values, margin) = match on_waste {
+            Some(pair) if corners.stock_seen == StockSeen::OnStock && !card.is_king() => pair,
+            _ => (crop, &corners.margins[i]),
         };
+        seen.push((*card, values.clone(), margin.as_slice()));
+    }
+    line_up_by_rank_and_suit(&mut seen);
+    let mut sums: Vec<(Vec<f32>, u32)> =
+        vec![(vec![0.0; (TEMPLATE_W * TEMPLATE_H * 3) as usize], 0); 52];
+    for (card, values, _) in &seen {
         let (acc, n) = &mut sums[card.index()];
         for (a, v) in acc.iter_mut().zip(values) {
             *a += v;

@@ -1,7 +1,8 @@
 //! Reads every visible card of a located table: cuts out each card's index corner at the template
 //! size, compares it with the 52 templates by normalised correlation, and uses the full deck (no card
-//! twice) to settle near-ties. Anything under the confidence margin is reported as unknown with its
-//! slot; nothing is guessed.
+//! twice) to settle near-ties. Close candidates then duel where they differ (see `Matcher::duel`);
+//! a suit the templates do not show apart (a theme whose corner holds no suit) is never decided.
+//! Anything under the confidence margin is reported as unknown with its slot; nothing is guessed.
 
 use crate::cards::Card;
 use crate::pyramid::position::{Position, PYRAMID_SIZE};
@@ -386,6 +387,69 @@ fn mean_of(vectors: &[Vec<f32>]) -> Vec<f32> {
     normalised(&mean).unwrap_or(mean)
 }
 
+/// The mean of the card templates (by card index) of each rank, and of each suit.
+fn rank_and_suit_means(vectors: &[Vec<f32>]) -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
+    let mean = |cards: Vec<usize>| {
+        let mut out = vec![0.0f32; vectors[0].len()];
+        for &k in &cards {
+            for (o, v) in out.iter_mut().zip(&vectors[k]) {
+                *o += v / cards.len() as f32;
+            }
+        }
+        out
+    };
+    (
+        (0..13)
+            .map(|r| mean((0..4).map(|s| s * 13 + r).collect()))
+            .collect(),
+        (0..4)
+            .map(|s| mean((0..13).map(|r| s * 13 + r).collect()))
+            .collect(),
+    )
+}
+
+/// Whether the templates tell each two kinds apart (two suits), for every pair of kinds `means`
+/// are of. Card `card(kind, other)` is of that kind and of `others` other kinds (the 13 ranks of a
+/// suit). The difference of the two kinds' means must stand well above what it would be by
+/// chance: the spread of the cards' own differences (how each glyph fell on the pixels, the cards
+/// around), shrunk by averaging `others` of them. A theme whose index corner shows no suit gives
+/// suits no further apart than that.
+fn apart(
+    vectors: &[Vec<f32>],
+    means: &[Vec<f32>],
+    card: impl Fn(usize, usize) -> usize,
+    others: usize,
+) -> Vec<Vec<bool>> {
+    let kinds = means.len();
+    let mut out = vec![vec![true; kinds]; kinds];
+    for a in 0..kinds {
+        for b in a + 1..kinds {
+            let mean: Vec<f32> = means[a].iter().zip(&means[b]).map(|(x, y)| x - y).collect();
+            let signal: f32 = mean.iter().map(|d| d * d).sum();
+            let chance: f32 = (0..others)
+                .map(|o| {
+                    let (x, y) = (&vectors[card(a, o)], &vectors[card(b, o)]);
+                    x.iter()
+                        .zip(y)
+                        .zip(&mean)
+                        .map(|((x, y), d)| (x - y - d).powi(2))
+                        .sum::<f32>()
+                })
+                .sum::<f32>()
+                / (others * others) as f32;
+            let distinct = signal >= MIN_APART * chance;
+            out[a][b] = distinct;
+            out[b][a] = distinct;
+        }
+    }
+    out
+}
+
+/// How many times what chance gives the difference of two suits' templates must be, for the
+/// templates to tell them apart (see `apart`). Themes with suits in the corner give 3.9 (anglo_poker's
+/// small clubs and spades) to 25; a corner without them, about 1.4 (tango_nuevo's).
+const MIN_APART: f32 = 2.5;
+
 /// Templates prepared for matching: normalised vectors.
 #[derive(Clone)]
 pub struct Matcher {
@@ -394,6 +458,14 @@ pub struct Matcher {
     templates: Vec<Template>,
     /// The normalised mean of all templates: what every index corner shares (card edge, layout).
     mean: Template,
+    /// The mean of the templates of each rank (four suits), and of each suit (thirteen ranks):
+    /// where two cards of one suit or one rank differ, free of what sets single templates apart
+    /// (how their glyphs fell on the pixels, the cards around them).
+    rank_means: Vec<Vec<f32>>,
+    suit_means: Vec<Vec<f32>>,
+    /// Whether the templates show two suits apart (by suit index): see `apart`. (Ranks are what
+    /// an index corner shows first; of suits, some themes show none there.)
+    suits_apart: Vec<Vec<bool>>,
     pub index_box: [f32; 4],
     pub aspect: f32,
     /// Card width the templates were made at, and the width they are prepared for now.
@@ -415,15 +487,25 @@ impl Matcher {
                 normalised(&soften(values, tw, th)).unwrap_or_else(|| vec![0.0; values.len()])
             })
             .collect();
+        let (rank_means, suit_means) = rank_and_suit_means(&vectors);
         Matcher {
             raw,
             templates: vectors.iter().map(|v| Template::new(v)).collect(),
             mean: Template::new(&mean_of(&vectors)),
+            suits_apart: apart(&vectors, &suit_means, |s, r| s * 13 + r, 13),
+            rank_means,
+            suit_means,
             index_box: templates.manifest.index_box,
             aspect: templates.manifest.aspect,
             calibrated_width: templates.manifest.card_width,
             prepared_width: templates.manifest.card_width,
         }
+    }
+
+    /// Whether the templates tell every two suits apart (see `apart`): a theme whose index
+    /// corner holds no suit does not.
+    pub fn shows_suits(&self) -> bool {
+        self.suits_apart.iter().flatten().all(|&a| a)
     }
 
     /// Prepares the templates for cards `card_w` pixels wide: for cards smaller than at
@@ -448,6 +530,8 @@ impl Matcher {
             })
             .collect();
         self.mean = Template::new(&mean_of(&vectors));
+        (self.rank_means, self.suit_means) = rank_and_suit_means(&vectors);
+        self.suits_apart = apart(&vectors, &self.suit_means, |s, r| s * 13 + r, 13);
         self.templates = vectors.iter().map(|v| Template::new(v)).collect();
         self.prepared_width = target;
     }
@@ -534,29 +618,67 @@ impl Matcher {
         }
     }
 
-    /// How clearly the corner looks like card `a` rather than card `b`, judged only where their
-    /// templates differ, each template against the view it lines up with best: +1 exactly `a`,
-    /// −1 exactly `b`.
+    /// How clearly the corner looks like card `a` rather than card `b`, judged only where they
+    /// differ: +1 exactly `a`, −1 exactly `b`, 0 when the templates cannot tell.
+    ///
+    /// Where they differ is taken from the means of their suits (two cards of one rank) or of their
+    /// ranks (one suit), so that it is the glyph that differs and not how each template's glyph
+    /// fell on the pixels. Each template is lined up on its own over that part and what is around
+    /// it, within half a pixel of where it fits the whole corner best: the suit under a rank can sit
+    /// a little off where the rank puts it.
     pub fn duel(&self, look: &Look, a: usize, b: usize) -> f32 {
-        let (Some(va), Some(vb)) = (look.view(look.best[a].1), look.view(look.best[b].1)) else {
-            return 0.0;
-        };
         let (ta, tb) = (&self.templates[a].values, &self.templates[b].values);
-        let diffs: Vec<f32> = ta.iter().zip(tb).map(|(x, y)| (x - y).abs()).collect();
-        let cut = diffs.iter().cloned().fold(0.0, f32::max) * 0.35;
-        let (mut da, mut db, mut dab) = (0.0, 0.0, 0.0);
-        for i in 0..ta.len() {
-            if diffs[i] >= cut {
-                da += (va[i] - ta[i]).powi(2);
-                db += (vb[i] - tb[i]).powi(2);
-                dab += (ta[i] - tb[i]).powi(2);
+        // Where they differ: for two cards of one rank, where the suits differ; of one suit,
+        // where the ranks differ.
+        let (ma, mb) = if a % 13 == b % 13 {
+            if !self.suits_apart[a / 13][b / 13] {
+                return 0.0;
             }
-        }
+            (&self.suit_means[a / 13], &self.suit_means[b / 13])
+        } else if a / 13 == b / 13 {
+            (&self.rank_means[a % 13], &self.rank_means[b % 13])
+        } else {
+            (ta, tb)
+        };
+        let diffs: Vec<f32> = ma.iter().zip(mb).map(|(x, y)| (x - y).abs()).collect();
+        let cut = diffs.iter().cloned().fold(0.0, f32::max) * 0.35;
+        let mask: Vec<usize> = (0..ta.len()).filter(|&i| diffs[i] >= cut).collect();
+        let dab: f32 = mask.iter().map(|&i| (ta[i] - tb[i]).powi(2)).sum();
         if dab <= 0.0 {
             return 0.0;
         }
+        let region = surroundings(&mask, DUEL_REACH);
+        let (Some(da), Some(db)) = (
+            look.nearest(ta, &region, look.best[a].1),
+            look.nearest(tb, &region, look.best[b].1),
+        ) else {
+            return 0.0;
+        };
         ((db - da) / dab).clamp(-1.0, 1.0)
     }
+}
+
+/// How far around the pixels where two templates differ, in template pixels, the duel lines them
+/// up.
+const DUEL_REACH: usize = 2;
+
+/// The values of the pixels within `reach` (across and down) of a pixel with a value in `mask`,
+/// every channel.
+fn surroundings(mask: &[usize], reach: usize) -> Vec<usize> {
+    let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+    let mut near = vec![false; tw * th];
+    for &i in mask {
+        let (x, y) = ((i / 3) % tw, (i / 3) / tw);
+        for yy in y.saturating_sub(reach)..=(y + reach).min(th - 1) {
+            for xx in x.saturating_sub(reach)..=(x + reach).min(tw - 1) {
+                near[yy * tw + xx] = true;
+            }
+        }
+    }
+    (0..tw * th)
+        .filter(|&p| near[p])
+        .flat_map(|p| [3 * p, 3 * p + 1, 3 * p + 2])
+        .collect()
 }
 
 /// How far around the anchor, in template pixels, views are cut out of the sampled corner, and
@@ -693,6 +815,17 @@ fn border() -> &'static [(usize, usize)] {
     })
 }
 
+/// Where pixel (x, y) of a `tw`×`th` window is in `border()`, if it is on the border.
+fn border_index(x: usize, y: usize, tw: usize, th: usize) -> Option<usize> {
+    if y == 0 || y == th - 1 {
+        Some(2 * x + usize::from(y != 0))
+    } else if x == 0 || x == tw - 1 {
+        Some(2 * tw + 2 * (y - 1) + usize::from(x != 0))
+    } else {
+        None
+    }
+}
+
 /// A normalised template as `View::score` takes it: its values, and the sum of each channel.
 #[derive(Clone)]
 struct Template {
@@ -801,15 +934,23 @@ impl View {
         out
     }
 
-    /// The window normalised as the templates are (zero mean per channel, unit length).
-    fn vector(&self, patches: &[Corner]) -> Vec<f32> {
-        let mut out = self.window(patches);
-        for px in out.chunks_exact_mut(3) {
-            for (v, mean) in px.iter_mut().zip(self.mean) {
-                *v = (*v - mean) / self.norm;
+    /// Squared distance between this view normalised as the templates are (zero mean per
+    /// channel, unit length) and `template`, over the values in `mask` only.
+    fn distance(&self, patches: &[Corner], template: &[f32], mask: &[usize]) -> f32 {
+        let corner = &patches[self.patch as usize];
+        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        let mut sum = 0.0;
+        for &i in mask {
+            let (px, c) = (i / 3, i % 3);
+            let (x, y) = (px % tw, px / tw);
+            let mut v =
+                corner.soft[((y + self.oy as usize) * corner.w + x + self.ox as usize) * 3 + c];
+            if let Some(b) = border_index(x, y, tw, th) {
+                v += self.fix[b * 3 + c];
             }
+            sum += ((v - self.mean[c]) / self.norm - template[i]).powi(2);
         }
-        out
+        sum
     }
 }
 
@@ -835,9 +976,23 @@ impl Look {
         r
     }
 
-    /// View `i` normalised as the templates are (zero mean per channel, unit length).
-    fn view(&self, i: usize) -> Option<Vec<f32>> {
-        self.views[i].as_ref().map(|v| v.vector(&self.patches))
+    /// The least squared distance, over the `mask` values only, between `template` and view
+    /// `around` or a view half a template pixel from it (across, down or both).
+    fn nearest(&self, template: &[f32], mask: &[usize], around: usize) -> Option<f32> {
+        let side = 2 * SPREAD + 1;
+        // Views by position in half template pixels: 2 × offset + the sampling's half pixel.
+        let (patch, at) = (around / (side * side), around % (side * side));
+        let (x, y) = (2 * (at % side) + patch % 2, 2 * (at / side) + patch / 2);
+        let mut best: Option<f32> = None;
+        for yy in y.saturating_sub(1)..=(y + 1).min(2 * side - 1) {
+            for xx in x.saturating_sub(1)..=(x + 1).min(2 * side - 1) {
+                let i = (xx % 2 + 2 * (yy % 2)) * side * side + (yy / 2) * side + xx / 2;
+                let Some(view) = &self.views[i] else { continue };
+                let d = view.distance(&self.patches, template, mask);
+                best = Some(best.map_or(d, |b: f32| b.min(d)));
+            }
+        }
+        best
     }
 }
 
@@ -863,16 +1018,29 @@ fn close_candidates(look: &Look, free: &[bool; 52]) -> Vec<usize> {
 /// close runner-up where their templates differ. Returns (card index, correlation, duel margin).
 pub fn decide(matcher: &Matcher, look: &Look, free: &[bool; 52]) -> Option<(usize, f32, f32)> {
     let close = close_candidates(look, free);
+    // Each pair's duel is worked out once (it is antisymmetric: duel(a, b) = −duel(b, a)).
+    let mut duels: Vec<(usize, usize, f32)> = Vec::new();
+    let mut duel = |a: usize, b: usize| -> f32 {
+        if let Some(&(_, _, d)) = duels.iter().find(|&&(x, y, _)| x == a && y == b) {
+            return d;
+        }
+        if let Some(&(_, _, d)) = duels.iter().find(|&&(x, y, _)| x == b && y == a) {
+            return -d;
+        }
+        let d = matcher.duel(look, a, b);
+        duels.push((a, b, d));
+        d
+    };
     let mut champion = *close.first()?;
     for &k in &close[1..] {
-        if matcher.duel(look, k, champion) > 0.0 {
+        if duel(k, champion) > 0.0 {
             champion = k;
         }
     }
     let margin = close
         .iter()
         .filter(|&&k| k != champion)
-        .map(|&k| matcher.duel(look, champion, k))
+        .map(|&k| duel(champion, k))
         .fold(1.0, f32::min);
     Some((champion, look.best[champion].0, margin))
 }

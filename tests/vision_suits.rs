@@ -1,0 +1,124 @@
+//! Suits of one colour (clubs and spades, hearts and diamonds) are where a reader is tempted to
+//! guess. These tests read themes whose suit glyphs are small or odd, and one that prints the suit
+//! beside the rank, outside the usual index corner: no card may ever be read as another card.
+
+use solitaire_agent::cards::Deck;
+use solitaire_agent::pyramid::state::State;
+use solitaire_agent::table::render::Renderer;
+use solitaire_agent::table::scene::Scene;
+use solitaire_agent::table::theme::Theme;
+use solitaire_agent::vision::accuracy::{
+    calibrate_rendered, calibration_frames, measure, CALIBRATION_SEED,
+};
+use solitaire_agent::vision::calibrate::{corners, templates_from, StockSeen};
+use solitaire_agent::vision::edges::Edges;
+use solitaire_agent::vision::locate::locate;
+use solitaire_agent::vision::profile::Profile;
+use solitaire_agent::vision::recognize::{read_board, Matcher, Seen};
+
+/// A window size: width, height, display scale.
+type Size = (u32, u32, f32);
+
+#[test]
+fn cards_of_one_rank_and_colour_are_never_read_as_each_other() {
+    // Sizes where each of these themes read a club as a spade, a queen as a jack (rheinland's
+    // D and B), or a six as an eight before the duel lined up each glyph on its own.
+    let cases: [(&str, &[Size]); 3] = [
+        ("gnomangelo", &[(2560, 1440, 2.5), (1024, 768, 1.0)]),
+        ("orell", &[(1024, 768, 1.0), (2560, 1440, 2.5)]),
+        ("rheinland", &[(1920, 1080, 1.0), (1024, 768, 1.0)]),
+    ];
+    let mut wrong = Vec::new();
+    for (theme, sizes) in cases {
+        let mut r = Renderer::new(Theme::load(theme).unwrap());
+        let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
+        let mut matcher = Matcher::new(&templates);
+        assert!(matcher.shows_suits(), "{theme}: its corners show the suits");
+        for &size in sizes {
+            let tally = measure(&mut r, &mut matcher, size, 5);
+            eprintln!(
+                "{theme} {size:?}: {} right, {} unsure, {} wrong of {}",
+                tally.right,
+                tally.unsure,
+                tally.wrong,
+                tally.places()
+            );
+            // Nearly every card is read, so that "no wrong read" is not won by reading nothing.
+            assert!(
+                tally.right * 100 >= tally.places() * 93,
+                "{theme} {size:?}: only {} of {} right",
+                tally.right,
+                tally.places()
+            );
+            wrong.extend(
+                tally
+                    .confusions
+                    .iter()
+                    .map(|(truth, read)| format!("{theme} {size:?}: {truth} read as {read}")),
+            );
+        }
+    }
+    assert!(wrong.is_empty(), "wrong reads:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_suit_beside_the_rank_is_found_by_calibration() {
+    // tango_nuevo prints the suit at the top right of the card, not under the rank.
+    let mut r = Renderer::new(Theme::load("tango_nuevo").unwrap());
+    let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
+    let [_, _, width, _] = templates.manifest.index_box;
+    assert!(
+        width > 0.8,
+        "the index box should span the card's top strip, is {width} card widths"
+    );
+    let mut matcher = Matcher::new(&templates);
+    assert!(matcher.shows_suits());
+    for size in [(1440, 900, 1.0), (800, 600, 1.0), (2560, 1440, 2.5)] {
+        let tally = measure(&mut r, &mut matcher, size, 2);
+        assert!(tally.places() > 0);
+        assert!(
+            tally.mistakes.is_empty(),
+            "{size:?}:\n{}",
+            tally.mistakes.join("\n")
+        );
+    }
+}
+
+#[test]
+fn a_corner_without_the_suit_reads_unsure_never_a_suit() {
+    // The usual index corner of tango_nuevo holds the rank only: hearts and diamonds of one rank
+    // look the same there, as do clubs and spades. Templates cut there must not pick one.
+    let mut r = Renderer::new(Theme::load("tango_nuevo").unwrap());
+    let profile = Profile::practice_table();
+    let deck = Deck::shuffled(CALIBRATION_SEED);
+    let frames = calibration_frames(&mut r, &deck).unwrap();
+    let seen = corners(&frames, &profile, StockSeen::OnWaste).unwrap();
+    let templates = templates_from(&seen, deck.cards(), &profile, "rank-only").unwrap();
+    let mut matcher = Matcher::new(&templates);
+    assert!(!matcher.shows_suits(), "these corners show no suit");
+    let (mut right, mut unsure) = (0, 0);
+    for seed in 0..3 {
+        let state = State::deal(&Deck::shuffled(seed));
+        let layout = r.layout(1440, 900, 1.0);
+        let frame = r.render(&Scene::still(&state, None, "DEAL 1".into()), &layout);
+        let e = Edges::new(&frame);
+        let located = locate(&frame, &e, &profile, Some(matcher.aspect)).unwrap();
+        matcher.prepare(located.card_w);
+        let board = read_board(&frame, &e, &located, &matcher, profile.row_step);
+        for (i, seen) in board.pyramid.iter().enumerate() {
+            match seen {
+                Seen::Card(card, _) => {
+                    assert_eq!(Some(*card), state.pyramid[i], "deal {seed} pyramid:{i}");
+                    right += 1;
+                }
+                Seen::Unknown(_) => unsure += 1,
+                Seen::Empty => panic!("deal {seed} pyramid:{i} read as empty"),
+            }
+        }
+    }
+    // A card whose rank-mates of its colour are all elsewhere can still be read; most cannot.
+    assert!(
+        unsure > 0 && right + unsure == 84,
+        "{right} right, {unsure} unsure"
+    );
+}
