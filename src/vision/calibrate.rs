@@ -16,6 +16,12 @@ use std::collections::BTreeMap;
 
 /// How far (in template pixels) crops are shifted to line them up with each other.
 const REACH: usize = 4;
+/// How far, once the cards are known, a crop is shifted again to line it up with its rank and suit.
+const REALIGN: usize = 2;
+
+/// A card's corner as lined up, the crop with margins it came from, and where in that it was
+/// taken.
+type Seen<'a> = (Card, Vec<f32>, &'a [f32], (usize, usize));
 
 /// The index corner of the card whose located box is `rect`, at template size with `REACH` pixels
 /// of margin on every side.
@@ -72,19 +78,26 @@ fn centred(v: &[f32]) -> Vec<f32> {
     out.into_iter().map(|x| x / norm).collect()
 }
 
-/// The crop's window that lines up best with `reference` (what all index corners share).
-fn registered(crop: &[f32], reference: &[f32]) -> Vec<f32> {
-    let mut best = (f32::MIN, REACH, REACH);
-    for oy in 0..=2 * REACH {
-        for ox in 0..=2 * REACH {
+/// Where in the margin crop the window lines up best with `reference`, within `reach` pixels of
+/// `around` (across and down).
+fn register(
+    crop: &[f32],
+    reference: &[f32],
+    around: (usize, usize),
+    reach: usize,
+) -> (usize, usize) {
+    let span = |c: usize| c.saturating_sub(reach)..=(c + reach).min(2 * REACH);
+    let mut best = (f32::MIN, around);
+    for oy in span(around.1) {
+        for ox in span(around.0) {
             let v = centred(&window(crop, ox, oy));
             let s = super::recognize::dot(&v, reference);
             if s > best.0 {
-                best = (s, ox, oy);
+                best = (s, (ox, oy));
             }
         }
     }
-    window(crop, best.1, best.2)
+    best.1
 }
 
 /// The 52 index corners of one deal seen whole, lined up with each other, in the order they were
@@ -93,16 +106,18 @@ fn registered(crop: &[f32], reference: &[f32]) -> Vec<f32> {
 pub struct Corners {
     /// Template-sized RGB values, row by row, one per card.
     pub crops: Vec<Vec<f32>>,
-    /// The same corners as cut, with `REACH` pixels of margin on every side (for lining them up
-    /// again once their cards are known).
+    /// The same corners as cut, with `REACH` pixels of margin on every side, and where in them
+    /// `crops` were taken (for lining them up again once their cards are known).
     pub margins: Vec<Vec<f32>>,
+    pub offsets: Vec<(usize, usize)>,
     /// Where the stock cards in `crops` were cut from.
     pub stock_seen: StockSeen,
     /// The waste's top card after each click on the stock: the stock card clicked, when the click
     /// drew it (not a king it removed).
     pub waste: Vec<Vec<f32>>,
-    /// `waste` as cut, with margins.
+    /// `waste` as cut, with margins, and where `waste` was taken in them.
     pub waste_margins: Vec<Vec<f32>>,
+    pub waste_offsets: Vec<(usize, usize)>,
     /// Height over width of the cards.
     pub aspect: f32,
     /// Card width in pixels in the frames.
@@ -183,16 +198,24 @@ pub fn corners(
             *r += v;
         }
     }
-    let line_up = |crops: &[Vec<f32>], reference: &[f32]| -> Vec<Vec<f32>> {
+    let line_up = |crops: &[Vec<f32>], reference: &[f32]| -> Vec<(usize, usize)> {
         let reference_n = centred(reference);
         crops
             .iter()
-            .map(|crop| registered(crop, &reference_n))
+            .map(|crop| register(crop, &reference_n, (REACH, REACH), REACH))
             .collect()
     };
-    let mut aligned: Vec<Vec<f32>> = Vec::new();
+    let windows = |crops: &[Vec<f32>], offsets: &[(usize, usize)]| -> Vec<Vec<f32>> {
+        crops
+            .iter()
+            .zip(offsets)
+            .map(|(crop, &(ox, oy))| window(crop, ox, oy))
+            .collect()
+    };
+    let (mut aligned, mut offsets) = (Vec::new(), Vec::new());
     for _ in 0..2 {
-        aligned = line_up(&crops, &reference);
+        offsets = line_up(&crops, &reference);
+        aligned = windows(&crops, &offsets);
         reference = vec![0.0; reference.len()];
         for v in &aligned {
             for (r, x) in reference.iter_mut().zip(centred(v)) {
@@ -200,12 +223,15 @@ pub fn corners(
             }
         }
     }
+    let waste_offsets = line_up(&waste_tops, &reference);
     Ok(Corners {
         crops: aligned,
         margins: crops,
+        offsets,
         stock_seen: stock,
-        waste: line_up(&waste_tops, &reference),
+        waste: windows(&waste_tops, &waste_offsets),
         waste_margins: waste_tops,
+        waste_offsets,
         aspect,
         card_w: located.card_w,
     })
@@ -258,19 +284,21 @@ pub fn wide_index_box(index_box: [f32; 4]) -> [f32; 4] {
 
 /// Lines each corner up again, now that the cards are known, with what the other cards of its rank
 /// and of its suit share: the rank's glyph and the suit's. (What all corners share can pull a card
-/// that looks unlike most, a face card's picture say, a few pixels off.) Twice, the second time
-/// against the corners as lined up the first time.
-fn line_up_by_rank_and_suit(seen: &mut [(Card, Vec<f32>, &[f32])]) {
+/// that looks unlike most, a face card's picture say, a few pixels off.) Within `REALIGN` pixels of
+/// where the corner was lined up with all of them: a glyph like "10" would fit its neighbour's
+/// "1" with its own "0" further off. Twice, the second time against the corners as lined up the
+/// first time.
+fn line_up_by_rank_and_suit(seen: &mut [Seen]) {
     for _ in 0..2 {
-        let centred_all: Vec<Vec<f32>> = seen.iter().map(|(_, v, _)| centred(v)).collect();
+        let centred_all: Vec<Vec<f32>> = seen.iter().map(|(_, v, ..)| centred(v)).collect();
         let realigned: Vec<Vec<f32>> = seen
             .iter()
             .enumerate()
-            .map(|(i, (card, values, margin))| {
+            .map(|(i, (card, values, margin, offset))| {
                 let mean_of = |alike: &dyn Fn(Card) -> bool| {
                     let mut sum = vec![0.0f32; values.len()];
                     let mut n = 0;
-                    for (j, (other, _, _)) in seen.iter().enumerate() {
+                    for (j, (other, ..)) in seen.iter().enumerate() {
                         if j != i && alike(*other) {
                             n += 1;
                             for (s, v) in sum.iter_mut().zip(&centred_all[j]) {
@@ -287,13 +315,14 @@ fn line_up_by_rank_and_suit(seen: &mut [(Card, Vec<f32>, &[f32])]) {
                 match (rank, suit) {
                     (Some(r), Some(s)) => {
                         let both: Vec<f32> = r.iter().zip(&s).map(|(a, b)| a + b).collect();
-                        registered(margin, &centred(&both))
+                        let (ox, oy) = register(margin, &centred(&both), *offset, REALIGN);
+                        window(margin, ox, oy)
                     }
                     _ => values.clone(),
                 }
             })
             .collect();
-        for ((_, values, _), new) in seen.iter_mut().zip(realigned) {
+        for ((_, values, ..), new) in seen.iter_mut().zip(realigned) {
             *values = new;
         }
     }
@@ -307,23 +336,27 @@ pub fn templates_from(
     name: &str,
 ) -> Result<Templates, String> {
     // Each card's corner, aligned and with margins.
-    let mut seen: Vec<(Card, Vec<f32>, &[f32])> = Vec::with_capacity(cards.len());
+    let mut seen: Vec<Seen> = Vec::with_capacity(cards.len());
     for (i, (card, crop)) in cards.iter().zip(&corners.crops).enumerate() {
         // A stock card seen on the stock was also drawn onto the waste, unless it is a king (the
         // click removed it): the waste shows it as the pyramid's cards are shown, not over backs.
-        let on_waste = i
-            .checked_sub(28)
-            .and_then(|k| Some((corners.waste.get(k)?, corners.waste_margins.get(k)?)));
-        let (values, margin) = match on_waste {
-            Some(pair) if corners.stock_seen == StockSeen::OnStock && !card.is_king() => pair,
-            _ => (crop, &corners.margins[i]),
+        let on_waste = i.checked_sub(28).and_then(|k| {
+            Some((
+                corners.waste.get(k)?,
+                corners.waste_margins.get(k)?,
+                *corners.waste_offsets.get(k)?,
+            ))
+        });
+        let (values, margin, offset) = match on_waste {
+            Some(seen) if corners.stock_seen == StockSeen::OnStock && !card.is_king() => seen,
+            _ => (crop, &corners.margins[i], corners.offsets[i]),
         };
-        seen.push((*card, values.clone(), margin.as_slice()));
+        seen.push((*card, values.clone(), margin.as_slice(), offset));
     }
     line_up_by_rank_and_suit(&mut seen);
     let mut sums: Vec<(Vec<f32>, u32)> =
         vec![(vec![0.0; (TEMPLATE_W * TEMPLATE_H * 3) as usize], 0); 52];
-    for (card, values, _) in &seen {
+    for (card, values, ..) in &seen {
         let (acc, n) = &mut sums[card.index()];
         for (a, v) in acc.iter_mut().zip(values) {
             *a += v;
