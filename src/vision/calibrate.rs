@@ -21,7 +21,7 @@ const REALIGN: usize = 2;
 
 /// A card's corner as lined up, the crop with margins it came from, and where in that it was
 /// taken.
-type Seen<'a> = (Card, Vec<f32>, &'a [f32], (usize, usize));
+type LinedUp<'a> = (Card, Vec<f32>, &'a [f32], (usize, usize));
 
 /// The index corner of the card whose located box is `rect`, at template size with `REACH` pixels
 /// of margin on every side.
@@ -244,22 +244,22 @@ pub fn calibrate(
     profile: &Profile,
     name: &str,
 ) -> Result<Templates, String> {
-    let seen = corners(frames, profile, StockSeen::OnWaste)?;
-    templates_showing_suits(frames, &seen, deck.cards(), profile, name)
+    let cut = corners(frames, profile, StockSeen::OnWaste)?;
+    templates_showing_suits(frames, &cut, deck.cards(), profile, name)
 }
 
-/// Makes a template set from the corners of `frames` and the cards they are (`cards[i]` for
-/// `seen.crops[i]`, see `templates_from`). Some themes print the suit beside the rank, outside the
+/// Makes a template set from the corners cut from `frames` and the cards they are (`cards[i]` for
+/// `cut.crops[i]`, see `templates_from`). Some themes print the suit beside the rank, outside the
 /// usual index corner: when templates cut there do not tell the suits apart, the corners are cut
 /// again across the card's whole top strip, and those are kept if they do.
 pub fn templates_showing_suits(
     frames: &[RgbaImage],
-    seen: &Corners,
+    cut: &Corners,
     cards: &[Card],
     profile: &Profile,
     name: &str,
 ) -> Result<Templates, String> {
-    let templates = templates_from(seen, cards, profile, name)?;
+    let templates = templates_from(cut, cards, profile, name)?;
     if Matcher::new(&templates).shows_suits() {
         return Ok(templates);
     }
@@ -267,8 +267,8 @@ pub fn templates_showing_suits(
         index_box: wide_index_box(profile.index_box),
         ..profile.clone()
     };
-    let wide_seen = corners(frames, &wide, seen.stock_seen)?;
-    let wide_templates = templates_from(&wide_seen, cards, &wide, name)?;
+    let wide_cut = corners(frames, &wide, cut.stock_seen)?;
+    let wide_templates = templates_from(&wide_cut, cards, &wide, name)?;
     Ok(if Matcher::new(&wide_templates).shows_suits() {
         wide_templates
     } else {
@@ -288,17 +288,17 @@ pub fn wide_index_box(index_box: [f32; 4]) -> [f32; 4] {
 /// where the corner was lined up with all of them: a glyph like "10" would fit its neighbour's
 /// "1" with its own "0" further off. Twice, the second time against the corners as lined up the
 /// first time.
-fn line_up_by_rank_and_suit(seen: &mut [Seen]) {
+fn line_up_by_rank_and_suit(lined_up: &mut [LinedUp]) {
     for _ in 0..2 {
-        let centred_all: Vec<Vec<f32>> = seen.iter().map(|(_, v, ..)| centred(v)).collect();
-        let realigned: Vec<Vec<f32>> = seen
+        let centred_all: Vec<Vec<f32>> = lined_up.iter().map(|(_, v, ..)| centred(v)).collect();
+        let realigned: Vec<Vec<f32>> = lined_up
             .iter()
             .enumerate()
             .map(|(i, (card, values, margin, offset))| {
                 let mean_of = |alike: &dyn Fn(Card) -> bool| {
                     let mut sum = vec![0.0f32; values.len()];
                     let mut n = 0;
-                    for (j, (other, ..)) in seen.iter().enumerate() {
+                    for (j, (other, ..)) in lined_up.iter().enumerate() {
                         if j != i && alike(*other) {
                             n += 1;
                             for (s, v) in sum.iter_mut().zip(&centred_all[j]) {
@@ -322,7 +322,7 @@ fn line_up_by_rank_and_suit(seen: &mut [Seen]) {
                 }
             })
             .collect();
-        for ((_, values, ..), new) in seen.iter_mut().zip(realigned) {
+        for ((_, values, ..), new) in lined_up.iter_mut().zip(realigned) {
             *values = new;
         }
     }
@@ -336,7 +336,7 @@ pub fn templates_from(
     name: &str,
 ) -> Result<Templates, String> {
     // Each card's corner, aligned and with margins.
-    let mut seen: Vec<Seen> = Vec::with_capacity(cards.len());
+    let mut lined_up: Vec<LinedUp> = Vec::with_capacity(cards.len());
     for (i, (card, crop)) in cards.iter().zip(&corners.crops).enumerate() {
         // A stock card seen on the stock was also drawn onto the waste, unless it is a king (the
         // click removed it): the waste shows it as the pyramid's cards are shown, not over backs.
@@ -348,15 +348,17 @@ pub fn templates_from(
             ))
         });
         let (values, margin, offset) = match on_waste {
-            Some(seen) if corners.stock_seen == StockSeen::OnStock && !card.is_king() => seen,
+            Some(on_waste) if corners.stock_seen == StockSeen::OnStock && !card.is_king() => {
+                on_waste
+            }
             _ => (crop, &corners.margins[i], corners.offsets[i]),
         };
-        seen.push((*card, values.clone(), margin.as_slice(), offset));
+        lined_up.push((*card, values.clone(), margin.as_slice(), offset));
     }
-    line_up_by_rank_and_suit(&mut seen);
+    line_up_by_rank_and_suit(&mut lined_up);
     let mut sums: Vec<(Vec<f32>, u32)> =
         vec![(vec![0.0; (TEMPLATE_W * TEMPLATE_H * 3) as usize], 0); 52];
-    for (card, values, ..) in &seen {
+    for (card, values, ..) in &lined_up {
         let (acc, n) = &mut sums[card.index()];
         for (a, v) in acc.iter_mut().zip(values) {
             *a += v;
