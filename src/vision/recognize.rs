@@ -408,27 +408,24 @@ fn rank_and_suit_means(vectors: &[Vec<f32>]) -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
     )
 }
 
-/// Whether the templates tell each two kinds apart (two suits), for every pair of kinds `means`
-/// are of. Card `card(kind, other)` is of that kind and of `others` other kinds (the 13 ranks of a
-/// suit). The difference of the two kinds' means must stand well above what it would be by
-/// chance: the spread of the cards' own differences (how each glyph fell on the pixels, the cards
-/// around), shrunk by averaging `others` of them. A theme whose index corner shows no suit gives
-/// suits no further apart than that.
-fn apart(
-    vectors: &[Vec<f32>],
-    means: &[Vec<f32>],
-    card: impl Fn(usize, usize) -> usize,
-    others: usize,
-) -> Vec<Vec<bool>> {
-    let kinds = means.len();
-    let mut out = vec![vec![true; kinds]; kinds];
-    for a in 0..kinds {
-        for b in a + 1..kinds {
-            let mean: Vec<f32> = means[a].iter().zip(&means[b]).map(|(x, y)| x - y).collect();
+/// Whether the templates tell each two suits apart, by suit index. The difference of the two
+/// suits' means must stand well above what it would be by chance: the spread of the differences
+/// of their cards of each rank (how each glyph fell on the pixels, the cards around), shrunk by
+/// averaging 13 of them. A theme whose index corner shows no suit gives suits no further apart
+/// than that.
+fn suits_apart(vectors: &[Vec<f32>], suit_means: &[Vec<f32>]) -> Vec<Vec<bool>> {
+    let mut out = vec![vec![true; 4]; 4];
+    for a in 0..4 {
+        for b in a + 1..4 {
+            let mean: Vec<f32> = suit_means[a]
+                .iter()
+                .zip(&suit_means[b])
+                .map(|(x, y)| x - y)
+                .collect();
             let signal: f32 = mean.iter().map(|d| d * d).sum();
-            let chance: f32 = (0..others)
-                .map(|o| {
-                    let (x, y) = (&vectors[card(a, o)], &vectors[card(b, o)]);
+            let chance: f32 = (0..13)
+                .map(|rank| {
+                    let (x, y) = (&vectors[a * 13 + rank], &vectors[b * 13 + rank]);
                     x.iter()
                         .zip(y)
                         .zip(&mean)
@@ -436,7 +433,7 @@ fn apart(
                         .sum::<f32>()
                 })
                 .sum::<f32>()
-                / (others * others) as f32;
+                / (13 * 13) as f32;
             let distinct = signal >= MIN_APART * chance;
             out[a][b] = distinct;
             out[b][a] = distinct;
@@ -446,7 +443,7 @@ fn apart(
 }
 
 /// How many times what chance gives the difference of two suits' templates must be, for the
-/// templates to tell them apart (see `apart`). Themes with suits in the corner give 3.9 (anglo_poker's
+/// templates to tell them apart (see `suits_apart`). Themes with suits in the corner give 3.9 (anglo_poker's
 /// small clubs and spades) to 25; a corner without them, about 1.4 (tango_nuevo's).
 const MIN_APART: f32 = 2.5;
 
@@ -463,7 +460,7 @@ pub struct Matcher {
     /// (how their glyphs fell on the pixels, the cards around them).
     rank_means: Vec<Vec<f32>>,
     suit_means: Vec<Vec<f32>>,
-    /// Whether the templates show two suits apart (by suit index): see `apart`. (Ranks are what
+    /// Whether the templates show two suits apart (by suit index): see `suits_apart`. (Ranks are what
     /// an index corner shows first; of suits, some themes show none there.)
     suits_apart: Vec<Vec<bool>>,
     pub index_box: [f32; 4],
@@ -492,7 +489,7 @@ impl Matcher {
             raw,
             templates: vectors.iter().map(|v| Template::new(v)).collect(),
             mean: Template::new(&mean_of(&vectors)),
-            suits_apart: apart(&vectors, &suit_means, |s, r| s * 13 + r, 13),
+            suits_apart: suits_apart(&vectors, &suit_means),
             rank_means,
             suit_means,
             index_box: templates.manifest.index_box,
@@ -502,7 +499,7 @@ impl Matcher {
         }
     }
 
-    /// Whether the templates tell every two suits apart (see `apart`): a theme whose index
+    /// Whether the templates tell every two suits apart (see `suits_apart`): a theme whose index
     /// corner holds no suit does not.
     pub fn shows_suits(&self) -> bool {
         self.suits_apart.iter().flatten().all(|&a| a)
@@ -531,7 +528,7 @@ impl Matcher {
             .collect();
         self.mean = Template::new(&mean_of(&vectors));
         (self.rank_means, self.suit_means) = rank_and_suit_means(&vectors);
-        self.suits_apart = apart(&vectors, &self.suit_means, |s, r| s * 13 + r, 13);
+        self.suits_apart = suits_apart(&vectors, &self.suit_means);
         self.templates = vectors.iter().map(|v| Template::new(v)).collect();
         self.prepared_width = target;
     }
