@@ -123,9 +123,28 @@ pub fn felt_like(p: &image::Rgba<u8>) -> bool {
     g > 40 && g as i32 - r.max(b) as i32 > 20
 }
 
+/// Which pixels of a frame look like felt (`felt_like`), one byte each: worked out once per frame,
+/// since `felt_agreement` samples the same pixels for hundreds of candidate fits.
+struct FeltMap {
+    width: u32,
+    felt: Vec<bool>,
+}
+
+impl FeltMap {
+    fn new(frame: &RgbaImage) -> FeltMap {
+        FeltMap {
+            width: frame.width(),
+            felt: frame.pixels().map(felt_like).collect(),
+        }
+    }
+    fn at(&self, x: u32, y: u32) -> bool {
+        self.felt[(y * self.width + x) as usize]
+    }
+}
+
 /// Share of the felt-like pixels among those a fit says are felt: inside the board's bounds but
 /// outside every slot and pile (sampled on a grid).
-fn felt_agreement(frame: &RgbaImage, fit: Fit, aspect: f32, profile: &Profile) -> f32 {
+fn felt_agreement(frame: &FeltMap, fit: Fit, aspect: f32, profile: &Profile) -> f32 {
     let w = fit.w;
     let h = aspect * w;
     let mut rects: Vec<(f32, f32)> = Position::all()
@@ -139,7 +158,10 @@ fn felt_agreement(frame: &RgbaImage, fit: Fit, aspect: f32, profile: &Profile) -
     let x1 = fit.cx + 3.0 * profile.column_step * w + 0.8 * w;
     let (y0, y1) = (fit.top - 0.3 * w, pile_y + h + 0.3 * w);
     let step = (w / 16.0).max(2.0);
-    let (fw, fh) = (frame.width() as f32, frame.height() as f32);
+    let (fw, fh) = (
+        frame.width as f32,
+        (frame.felt.len() as u32 / frame.width.max(1)) as f32,
+    );
     // A margin around each card allows for rounding and shadows.
     let m = 0.04 * w;
     let (mut total, mut felt) = (0u32, 0u32);
@@ -171,7 +193,7 @@ fn felt_agreement(frame: &RgbaImage, fit: Fit, aspect: f32, profile: &Profile) -
             let inside = next < merged.len() && x >= merged[next].0;
             if !inside {
                 total += 1;
-                if felt_like(frame.get_pixel(x as u32, y as u32)) {
+                if frame.at(x as u32, y as u32) {
                     felt += 1;
                 }
             }
@@ -199,7 +221,7 @@ pub fn score_of(
 ) -> (f32, f32, f32, f32) {
     let f = Fit { cx, top, w, u: w };
     let (pile, a) = pile_fit(e, f, profile, aspect);
-    let agree = felt_agreement(frame, f, a, profile);
+    let agree = felt_agreement(&FeltMap::new(frame), f, a, profile);
     (
         pyramid_score(e, f, profile),
         pile,
@@ -234,32 +256,34 @@ fn check_picture(e: &Edges) -> Result<(), NotATable> {
 /// A frame shrunk by `k` in both directions (each pixel the mean of a k×k block).
 fn shrink(frame: &RgbaImage, k: u32) -> RgbaImage {
     let (w, h) = (frame.width() / k, frame.height() / k);
-    let mut out = RgbaImage::new(w, h);
-    let n = k * k;
-    for y in 0..h {
-        for x in 0..w {
-            let mut acc = [0u32; 3];
-            for dy in 0..k {
-                for dx in 0..k {
-                    let p = frame.get_pixel(x * k + dx, y * k + dy).0;
-                    acc[0] += p[0] as u32;
-                    acc[1] += p[1] as u32;
-                    acc[2] += p[2] as u32;
-                }
+    let (k, n) = (k as usize, k * k);
+    let stride = frame.width() as usize * 4;
+    let raw = frame.as_raw();
+    let mut out = Vec::with_capacity(w as usize * h as usize * 4);
+    // Per output row: the k rows summed down first (each channel of each pixel), then each k
+    // pixels across.
+    let mut column_sums = vec![0u32; w as usize * k * 4];
+    // Dividing by n as a multiplication: exact for sums of up to 255·n with k ≤ 16 (tested).
+    let reciprocal = (1u64 << 32).div_ceil(n as u64);
+    let divide = |sum: u32| ((sum as u64 * reciprocal) >> 32) as u8;
+    for y in 0..h as usize {
+        column_sums.fill(0);
+        for row in raw[y * k * stride..].chunks_exact(stride).take(k) {
+            for (sum, &v) in column_sums.iter_mut().zip(row) {
+                *sum += v as u32;
             }
-            out.put_pixel(
-                x,
-                y,
-                image::Rgba([
-                    (acc[0] / n) as u8,
-                    (acc[1] / n) as u8,
-                    (acc[2] / n) as u8,
-                    255,
-                ]),
-            );
+        }
+        for block in column_sums.chunks_exact(4 * k) {
+            let mut acc = [0u32; 3];
+            for p in block.chunks_exact(4) {
+                acc[0] += p[0];
+                acc[1] += p[1];
+                acc[2] += p[2];
+            }
+            out.extend_from_slice(&[divide(acc[0]), divide(acc[1]), divide(acc[2]), 255]);
         }
     }
-    out
+    RgbaImage::from_raw(w, h, out).expect("a buffer of the shrunk size")
 }
 
 /// The best layout on a (possibly shrunk) frame: candidate row spacings and tops from the rows' top
@@ -318,9 +342,10 @@ fn coarse_fit(
     }
     // 2. For each, the centre from the strips' vertical edges, then the full score: pyramid edges
     // and pile edges, weighted by how much of the felt the fit leaves free is felt.
+    let felt = FeltMap::new(frame);
     let total = |f: Fit| {
         let (pile, a) = pile_fit(e, f, profile, aspect);
-        let agree = felt_agreement(frame, f, a, profile);
+        let agree = felt_agreement(&felt, f, a, profile);
         (pyramid_score(e, f, profile) + 2.0 * pile) * agree * agree
     };
     let mut scored: Vec<(f32, Fit)> = picked
@@ -358,26 +383,23 @@ fn coarse_fit(
                         .collect()
                 })
                 .collect();
-            let side_at = |row: usize, x: i32| -> u32 {
-                let i = x + card_w + 2;
-                if i >= 0 && (i as usize) < sides[row].len() {
-                    sides[row][i as usize]
-                } else {
-                    0
-                }
-            };
+            // Each card's left side as `slot_x` puts it (the same sums in the same order, so the
+            // same roundings), with its row's sides.
+            let steps: Vec<(f32, &Vec<u32>)> = Position::all()
+                .map(|p| {
+                    let step = (p.col() as f32 - p.row() as f32 / 2.0) * profile.column_step * w;
+                    (step, &sides[p.row()])
+                })
+                .collect();
             let mut best_cx = (f32::MIN, 0.0);
             for cx in lo..hi {
-                let fit = Fit {
-                    cx: cx as f32,
-                    top,
-                    w,
-                    u: w,
-                };
                 let mut v = 0.0;
-                for p in Position::all() {
-                    let x = fit.slot_x(p, profile).round() as i32;
-                    v += side_at(p.row(), x) as f32;
+                for &(step, sides) in &steps {
+                    let x = (cx as f32 + step - w / 2.0).round() as i32;
+                    let i = x + card_w + 2;
+                    if i >= 0 && (i as usize) < sides.len() {
+                        v += sides[i as usize] as f32;
+                    }
                 }
                 if v > best_cx.0 {
                     best_cx = (v, cx as f32);
@@ -446,6 +468,7 @@ pub fn locate(
     let k = ((width + 1099) / 1100).max(1) as u32;
     let coarse = if k > 1 {
         let small = shrink(frame, k);
+
         let small_edges = Edges::new(&small);
         let f = coarse_fit(&small, &small_edges, profile, aspect)?;
         let kf = k as f32;
@@ -685,4 +708,38 @@ fn button_box(pts: &[(i32, i32)]) -> Option<(i32, i32, i32, i32)> {
     // Points were sampled every 2 pixels both ways.
     let cells = ((x1 - x0) / 2 + 1) as usize * ((y1 - y0) / 2 + 1) as usize;
     (pts.len() * 10 >= cells * 6).then_some(((x0 + x1) / 2, (y0 + y1) / 2, y0, y1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each shrunk pixel is the floor of its block's mean, channel by channel, for every block
+    /// size the locator uses and beyond (the division is done by a multiplication).
+    #[test]
+    fn shrink_takes_each_blocks_mean() {
+        let frame = RgbaImage::from_fn(97, 61, |x, y| {
+            let v = (x * 7919 + y * 104_729 + x * y * 31) as u8;
+            image::Rgba([v, v.wrapping_mul(3), 255 - v, 255])
+        });
+        for k in 1..=16u32 {
+            let small = shrink(&frame, k);
+            assert_eq!(small.dimensions(), (97 / k, 61 / k));
+            for (x, y, p) in small.enumerate_pixels() {
+                for c in 0..3 {
+                    let sum: u32 = (0..k * k)
+                        .map(|i| frame.get_pixel(x * k + i % k, y * k + i / k).0[c] as u32)
+                        .sum();
+                    assert_eq!(p.0[c] as u32, sum / (k * k), "k {k} at ({x}, {y})");
+                }
+            }
+        }
+        // The largest sums a block can give.
+        let white = RgbaImage::from_pixel(64, 64, image::Rgba([255, 255, 255, 255]));
+        for k in 1..=16 {
+            assert!(shrink(&white, k)
+                .pixels()
+                .all(|p| p.0 == [255, 255, 255, 255]));
+        }
+    }
 }

@@ -12,6 +12,7 @@ use crate::vision::locate::Located;
 use crate::vision::templates::{Templates, TEMPLATE_H, TEMPLATE_W};
 use image::RgbaImage;
 use rayon::prelude::*;
+use std::sync::OnceLock;
 
 /// Lowest correlation accepted for a card.
 pub const MIN_SCORE: f32 = 0.80;
@@ -581,38 +582,85 @@ impl Matcher {
         let clamp = |a: usize| a.clamp(SPREAD, 2 * REACH - SPREAD);
         let (ax, ay) = (clamp(anchor.1), clamp(anchor.2));
         let side = 2 * SPREAD + 1;
-        let mut views = Vec::with_capacity(4 * side * side);
-        for patch in 0..4 {
-            for oy in ay - SPREAD..=ay + SPREAD {
-                for ox in ax - SPREAD..=ax + SPREAD {
-                    views.push(if patch == 0 {
-                        first[oy * span + ox].take()
-                    } else {
-                        View::at(&patches, patch, ox, oy)
-                    });
+        // The views of the other samplings are cut out when first needed.
+        let views: Vec<OnceLock<Option<View>>> = (0..4 * side * side)
+            .map(|i| {
+                let (patch, at) = (i / (side * side), i % (side * side));
+                let (ox, oy) = (ax - SPREAD + at % side, ay - SPREAD + at / side);
+                if patch == 0 {
+                    OnceLock::from(first[oy * span + ox].take())
+                } else {
+                    OnceLock::new()
                 }
-            }
-        }
-        // Every template at every view: its best correlation, and the view that gave it.
+            })
+            .collect();
+        let look = Look {
+            patches,
+            views,
+            anchor: (ax, ay),
+            best: Vec::new(),
+        };
+        // Every template at the views within a pixel of the anchor (all four samplings) and at
+        // every whole-pixel view: templates line up with one another within a pixel or so, but one
+        // lined up a little off (a ten whose "0" fits over the other tens' "1") peaks further off.
+        // Those that come close to the best are then followed uphill from their best view, in
+        // half-pixel steps. On every theme this reads exactly as trying every template at every
+        // view did, at a third of the cost.
+        let at = |x: usize, y: usize| (x % 2 + 2 * (y % 2)) * side * side + (y / 2) * side + x / 2;
+        let lattice = |i: usize| {
+            let (patch, i) = (i / (side * side), i % (side * side));
+            (2 * (i % side) + patch % 2, 2 * (i / side) + patch / 2)
+        };
+        let near = |i: usize| {
+            let (x, y) = lattice(i);
+            let span = 2 * (SPREAD - 1)..=2 * (SPREAD + 1) + 1;
+            span.contains(&x) && span.contains(&y)
+        };
+        let all: Vec<usize> = (0..self.templates.len()).collect();
+        let mut windows: Vec<Option<Vec<f32>>> = vec![None; look.views.len()];
         let mut best = vec![(f32::MIN, 0usize); 52];
-        for (i, view) in views.iter().enumerate() {
-            let Some(view) = view else { continue };
-            let window = view.window(&patches);
-            for (k, s) in view
-                .scores(&window, &self.templates)
-                .into_iter()
-                .enumerate()
-            {
+        for (i, window) in windows.iter_mut().enumerate() {
+            if !near(i) && i >= side * side {
+                continue;
+            }
+            let Some(view) = look.view(i) else { continue };
+            let window = window.insert(view.window(&look.patches));
+            for (&k, s) in all.iter().zip(view.scores(window, &self.templates, &all)) {
                 if s > best[k].0 {
                     best[k] = (s, i);
                 }
             }
         }
-        Look {
-            patches,
-            views,
-            best,
+        let top = best.iter().map(|b| b.0).fold(f32::MIN, f32::max);
+        for k in all {
+            if best[k].0 < top - CONTENDER_GAP {
+                continue;
+            }
+            let mut tried: Vec<usize> = Vec::new();
+            loop {
+                let (x, y) = lattice(best[k].1);
+                let from = best[k].1;
+                for yy in y.saturating_sub(1)..=(y + 1).min(2 * side - 1) {
+                    for xx in x.saturating_sub(1)..=(x + 1).min(2 * side - 1) {
+                        let i = at(xx, yy);
+                        if near(i) || i < side * side || tried.contains(&i) {
+                            continue;
+                        }
+                        tried.push(i);
+                        let Some(view) = look.view(i) else { continue };
+                        let window = windows[i].get_or_insert_with(|| view.window(&look.patches));
+                        let s = view.score(window, &self.templates[k]);
+                        if s > best[k].0 {
+                            best[k] = (s, i);
+                        }
+                    }
+                }
+                if best[k].1 == from {
+                    break;
+                }
+            }
         }
+        Look { best, ..look }
     }
 
     /// How clearly the corner looks like card `a` rather than card `b`, judged only where they
@@ -682,6 +730,10 @@ fn surroundings(mask: &[usize], reach: usize) -> Vec<usize> {
 /// how far each template is then tried around where the corner best fits them all.
 const REACH: usize = 6;
 const SPREAD: usize = 3;
+
+/// How far below the best correlation at the views around the anchor a template may be and still
+/// be tried at every view (`close_candidates` takes those within 0.15 of the best).
+const CONTENDER_GAP: f32 = 0.25;
 
 /// A card's index corner as sampled (with the margin views are cut from), and softened whole.
 struct Corner {
@@ -896,15 +948,27 @@ impl View {
         self.correlation(dot(window, &template.values), template)
     }
 
-    /// `score` with every template (four at a time).
-    fn scores(&self, window: &[f32], templates: &[Template]) -> Vec<f32> {
-        let mut out = Vec::with_capacity(templates.len());
-        let mut quads = templates.chunks_exact(4);
+    /// `score` with the templates `which` (four at a time), in that order.
+    fn scores(&self, window: &[f32], templates: &[Template], which: &[usize]) -> Vec<f32> {
+        let mut out = Vec::with_capacity(which.len());
+        let mut quads = which.chunks_exact(4);
         for quad in &mut quads {
-            let dots = dot4(window, std::array::from_fn(|j| quad[j].values.as_slice()));
-            out.extend(quad.iter().zip(dots).map(|(t, d)| self.correlation(d, t)));
+            let dots = dot4(
+                window,
+                std::array::from_fn(|j| templates[quad[j]].values.as_slice()),
+            );
+            out.extend(
+                quad.iter()
+                    .zip(dots)
+                    .map(|(&k, d)| self.correlation(d, &templates[k])),
+            );
         }
-        out.extend(quads.remainder().iter().map(|t| self.score(window, t)));
+        out.extend(
+            quads
+                .remainder()
+                .iter()
+                .map(|&k| self.score(window, &templates[k])),
+        );
         out
     }
 
@@ -955,12 +1019,33 @@ impl View {
 pub struct Look {
     /// The corner sampled four ways (whole and half pixels).
     patches: Vec<Corner>,
-    views: Vec<Option<View>>,
+    /// The views within `SPREAD` of the anchor, per sampling, row by row; each cut out (see
+    /// `View::at`) when first needed. None for a flat window.
+    views: Vec<OnceLock<Option<View>>>,
+    /// Where the views are centred in the sampled corner (whole template pixels).
+    anchor: (usize, usize),
     /// Per template: (best correlation, the view it came from).
     pub best: Vec<(f32, usize)>,
 }
 
 impl Look {
+    /// View `i` (see `views`).
+    fn view(&self, i: usize) -> Option<&View> {
+        let side = 2 * SPREAD + 1;
+        self.views[i]
+            .get_or_init(|| {
+                let (patch, at) = (i / (side * side), i % (side * side));
+                let (ax, ay) = self.anchor;
+                View::at(
+                    &self.patches,
+                    patch,
+                    ax - SPREAD + at % side,
+                    ay - SPREAD + at / side,
+                )
+            })
+            .as_ref()
+    }
+
     /// Template indices by correlation, best first.
     pub fn ranked(&self) -> Vec<(f32, usize)> {
         let mut r: Vec<(f32, usize)> = self
@@ -984,7 +1069,7 @@ impl Look {
         for yy in y.saturating_sub(1)..=(y + 1).min(2 * side - 1) {
             for xx in x.saturating_sub(1)..=(x + 1).min(2 * side - 1) {
                 let i = (xx % 2 + 2 * (yy % 2)) * side * side + (yy / 2) * side + xx / 2;
-                let Some(view) = &self.views[i] else { continue };
+                let Some(view) = self.view(i) else { continue };
                 let d = view.distance(&self.patches, template, mask);
                 best = Some(best.map_or(d, |b: f32| b.min(d)));
             }
