@@ -342,13 +342,19 @@ fn coarse_fit(
     }
     // 2. For each, the centre from the strips' vertical edges, then the full score: pyramid edges
     // and pile edges, weighted by how much of the felt the fit leaves free is felt.
+    // A fit's score is its edges (pyramid, and piles twice) times the square of how much of the
+    // felt it leaves free is felt, at most 1: so the edges alone bound it, and the felt, which
+    // costs the most, is worked out only for fits whose bound can still win.
     let felt = FeltMap::new(frame);
-    let total = |f: Fit| {
+    let edges_of = |f: Fit| -> (f32, f32) {
         let (pile, a) = pile_fit(e, f, profile, aspect);
-        let agree = felt_agreement(&felt, f, a, profile);
-        (pyramid_score(e, f, profile) + 2.0 * pile) * agree * agree
+        (pyramid_score(e, f, profile) + 2.0 * pile, a)
     };
-    let mut scored: Vec<(f32, Fit)> = picked
+    let total = |f: Fit, (edges, a): (f32, f32)| -> f32 {
+        let agree = felt_agreement(&felt, f, a, profile);
+        edges * agree * agree
+    };
+    let centred: Vec<(Fit, (f32, f32))> = picked
         .par_iter()
         .map(|&(top, s)| {
             let w = s / profile.row_step;
@@ -411,13 +417,28 @@ fn coarse_fit(
                 w,
                 u: w,
             };
-            (total(fit), fit)
+            (fit, edges_of(fit))
         })
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // The best six by score, ties in the order found: taken by bound, until no bound left can
+    // reach the sixth.
+    let mut by_bound: Vec<usize> = (0..centred.len()).collect();
+    by_bound.sort_by(|&i, &j| centred[j].1 .0.total_cmp(&centred[i].1 .0));
+    let mut scored: Vec<(f32, usize)> = Vec::new();
+    for i in by_bound {
+        if scored.len() >= 6 {
+            scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+            if centred[i].1 .0 < scored[5].0 {
+                break;
+            }
+        }
+        scored.push((total(centred[i].0, centred[i].1), i));
+    }
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let scored: Vec<(f32, Fit)> = scored.iter().map(|&(t, i)| (t, centred[i].0)).collect();
     // A fit shifted by whole rows and half columns explains a partly cleared pyramid almost as
     // well; try those around the best few, and let the piles and the felt decide.
-    // (Scored in parallel, then taken in order, so that ties go as they always did.)
+    // (Taken in order, so that ties go as they always did.)
     let mut shifted: Vec<(Option<f32>, Fit)> = Vec::new();
     for &(score, base) in scored.iter().take(6) {
         shifted.push((Some(score), base));
@@ -435,12 +456,16 @@ fn coarse_fit(
             }
         }
     }
-    let totals: Vec<f32> = shifted
+    let bounds: Vec<(f32, f32)> = shifted
         .par_iter()
-        .map(|&(known, fit)| known.unwrap_or_else(|| total(fit)))
+        .map(|&(known, fit)| known.map_or_else(|| edges_of(fit), |t| (t, 0.0)))
         .collect();
     let mut best: Option<(f32, Fit)> = None;
-    for (&t, &(_, fit)) in totals.iter().zip(&shifted) {
+    for (&bound, &(known, fit)) in bounds.iter().zip(&shifted) {
+        if best.is_some_and(|(b, _)| bound.0 <= b) {
+            continue; // cannot beat the best so far
+        }
+        let t = known.unwrap_or_else(|| total(fit, bound));
         if best.is_none_or(|(b, _)| t > b) {
             best = Some((t, fit));
         }
