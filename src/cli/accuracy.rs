@@ -47,7 +47,7 @@ pub fn run(args: AccuracyArgs) -> CliResult {
     println!("|---|{}", "---:|".repeat(header.len()));
     let mut confusions: BTreeMap<String, usize> = BTreeMap::new();
     let mut total = Tally::default();
-    let mut millis: Vec<Vec<f64>> = vec![Vec::new(); args.sizes.len()];
+    let mut millis: Vec<Vec<(f64, f64)>> = vec![Vec::new(); args.sizes.len()];
     for theme in themes {
         let name = theme.name().to_string();
         eprintln!("{name}: calibrating...");
@@ -72,7 +72,12 @@ pub fn run(args: AccuracyArgs) -> CliResult {
                                 .entry(format!("{truth} read as {read}"))
                                 .or_default() += 1;
                         }
-                        millis.extend(&t.millis);
+                        millis.extend(
+                            t.millis
+                                .iter()
+                                .copied()
+                                .zip(t.locate_millis.iter().copied()),
+                        );
                         let cell = cell(&t);
                         total.right += t.right;
                         total.unsure += t.unsure;
@@ -109,24 +114,26 @@ pub fn run(args: AccuracyArgs) -> CliResult {
     Ok(())
 }
 
-/// How long a read took at each size, over every frame of every theme.
-fn print_times(sizes: &[String], millis: &mut [Vec<f64>]) {
+/// How long a read took at each size, over every frame of every theme: (whole read, locating).
+fn print_times(sizes: &[String], millis: &mut [Vec<(f64, f64)>]) {
     println!();
     println!("Time to read one frame (locate the table and read every card), ms:");
     println!();
-    println!("| size | frames | mean | median | max |");
-    println!("|---|---:|---:|---:|---:|");
+    println!("| size | frames | mean | median | max | of which locating (mean) |");
+    println!("|---|---:|---:|---:|---:|---:|");
     for (size, times) in sizes.iter().zip(millis.iter_mut()) {
         if times.is_empty() {
             continue;
         }
-        times.sort_by(f64::total_cmp);
-        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        times.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let n = times.len() as f64;
+        let mean = times.iter().map(|t| t.0).sum::<f64>() / n;
+        let locating = times.iter().map(|t| t.1).sum::<f64>() / n;
         println!(
-            "| {size} | {} | {mean:.1} | {:.1} | {:.1} |",
+            "| {size} | {} | {mean:.1} | {:.1} | {:.1} | {locating:.1} |",
             times.len(),
-            times[times.len() / 2],
-            times[times.len() - 1]
+            times[times.len() / 2].0,
+            times[times.len() - 1].0
         );
     }
     println!();

@@ -10,7 +10,7 @@ use crate::table::render::Renderer;
 use crate::table::scene::{Scene, Selection};
 use crate::vision::calibrate::calibrate;
 use crate::vision::profile::Profile;
-use crate::vision::read_frame;
+use crate::vision::read_frame_timed;
 use crate::vision::recognize::{Matcher, Seen};
 use crate::vision::templates::Templates;
 use image::RgbaImage;
@@ -87,6 +87,8 @@ pub struct Tally {
     pub confusions: Vec<(Card, Card)>,
     /// How long reading each frame took (locating the table and reading every card), in ms.
     pub millis: Vec<f64>,
+    /// Of that, how long finding the table took (edges, dialog check, locate), in ms.
+    pub locate_millis: Vec<f64>,
 }
 
 impl Tally {
@@ -138,8 +140,9 @@ pub fn measure(
                 state.pyramid_count()
             );
             let start = std::time::Instant::now();
-            let read = read_frame(&frame, &profile, matcher);
+            let (read, locate_ms) = read_frame_timed(&frame, &profile, matcher);
             tally.millis.push(start.elapsed().as_secs_f64() * 1000.0);
+            tally.locate_millis.push(locate_ms);
             match read {
                 Ok((board, _)) => {
                     for i in 0..28 {

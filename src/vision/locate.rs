@@ -60,9 +60,9 @@ fn pyramid_score(e: &Edges, fit: Fit, profile: &Profile) -> f32 {
     let strip = profile.row_step * fit.w;
     let mut total = 0.0;
     for p in Position::all() {
-        let x = fit.slot_x(p, profile).round() as i32;
-        let y = fit.slot_y(p, profile).round() as i32;
-        let w = fit.w.round() as i32;
+        let x = round(fit.slot_x(p, profile)) as i32;
+        let y = round(fit.slot_y(p, profile)) as i32;
+        let w = round(fit.w) as i32;
         let (ex0, ex1) = (x + (0.15 * fit.w) as i32, x + (0.85 * fit.w) as i32);
         let (ey0, ey1) = (y + (0.2 * strip) as i32, y + (0.8 * strip) as i32);
         let top = e.h_band(y, ex0, ex1) as f32 / (ex1 - ex0).max(1) as f32;
@@ -89,12 +89,10 @@ fn pile_fit(e: &Edges, fit: Fit, profile: &Profile, aspect: Option<f32>) -> (f32
         for &x in &xs {
             let (x0, x1) = ((x + 0.15 * w) as i32, (x + 0.85 * w) as i32);
             let (y0, y1) = ((y + 0.15 * h) as i32, (y + 0.85 * h) as i32);
-            let top = e.h_band(y.round() as i32, x0, x1) as f32 / (x1 - x0).max(1) as f32;
-            let bottom =
-                e.h_band((y + h).round() as i32 - 1, x0, x1) as f32 / (x1 - x0).max(1) as f32;
-            let left = e.v_band(x.round() as i32, y0, y1) as f32 / (y1 - y0).max(1) as f32;
-            let right =
-                e.v_band((x + w).round() as i32 - 1, y0, y1) as f32 / (y1 - y0).max(1) as f32;
+            let top = e.h_band(round(y) as i32, x0, x1) as f32 / (x1 - x0).max(1) as f32;
+            let bottom = e.h_band(round(y + h) as i32 - 1, x0, x1) as f32 / (x1 - x0).max(1) as f32;
+            let left = e.v_band(round(x) as i32, y0, y1) as f32 / (y1 - y0).max(1) as f32;
+            let right = e.v_band(round(x + w) as i32 - 1, y0, y1) as f32 / (y1 - y0).max(1) as f32;
             sc += top + bottom + left + right;
         }
         sc / 8.0
@@ -114,6 +112,18 @@ fn pile_fit(e: &Edges, fit: Fit, profile: &Profile, aspect: Option<f32>) -> (f32
             }
             best
         }
+    }
+}
+
+/// `v.round()` (halves away from zero) for every value, without the library call `f32::round`
+/// becomes on x86-64: fitting the layout rounds a few million positions per frame.
+#[inline]
+fn round(v: f32) -> f32 {
+    let t = v.trunc();
+    if (v - t).abs() >= 0.5 {
+        t + 1f32.copysign(v)
+    } else {
+        t
     }
 }
 
@@ -233,20 +243,25 @@ pub fn score_of(
 /// Checks for pictures that cannot show a table at all.
 fn check_picture(e: &Edges) -> Result<(), NotATable> {
     let n = e.grey.len().max(1);
-    let black = e.grey.iter().filter(|&&g| g < 6).count();
+    let mut histogram = [0usize; 256];
+    for &g in &e.grey {
+        histogram[g as usize] += 1;
+    }
+    let black: usize = histogram[..6].iter().sum();
     if black * 10 > n * 4 {
         return Err(NotATable(format!(
             "{}% of the picture is black: the window is covered, minimised or off screen",
             black * 100 / n
         )));
     }
-    let mean = e.grey.iter().map(|&g| g as f64).sum::<f64>() / n as f64;
-    let var = e
-        .grey
-        .iter()
-        .map(|&g| (g as f64 - mean).powi(2))
-        .sum::<f64>()
-        / n as f64;
+    let levels = || {
+        histogram
+            .iter()
+            .enumerate()
+            .map(|(g, &c)| (g as f64, c as f64))
+    };
+    let mean = levels().map(|(g, c)| g * c).sum::<f64>() / n as f64;
+    let var = levels().map(|(g, c)| c * (g - mean).powi(2)).sum::<f64>() / n as f64;
     if var < 25.0 {
         return Err(NotATable("the picture is blank (one flat colour)".into()));
     }
@@ -320,7 +335,7 @@ fn coarse_fit(
             // line (a toolbar's edge) cannot stand in for several rows.
             let score: f32 = (0..7)
                 .map(|r| {
-                    let y = (top as f32 + r as f32 * s).round() as i32;
+                    let y = round(top as f32 + r as f32 * s) as i32;
                     (row_at(y) / ((r + 1) as f32 * 0.8 * w)).min(40.0)
                 })
                 .sum();
@@ -375,12 +390,22 @@ fn coarse_fit(
                     .round() as i32;
                     let (y0, y1) = (y + (0.2 * s) as i32, y + (0.8 * s) as i32);
                     let strip: Vec<u32> = (0..width).map(|x| e.v_segment(x, y0, y1)).collect();
+                    // The strongest of the three columns around each x, for x from −1 to width.
+                    let banded: Vec<u32> = (-1..=width)
+                        .map(|x| {
+                            (x - 1..=x + 1)
+                                .filter(|&xx| xx >= 0 && xx < width)
+                                .map(|xx| strip[xx as usize])
+                                .max()
+                                .unwrap_or(0)
+                        })
+                        .collect();
                     let band = |x: i32| -> u32 {
-                        (x - 1..=x + 1)
-                            .filter(|&xx| xx >= 0 && xx < width)
-                            .map(|xx| strip[xx as usize])
-                            .max()
-                            .unwrap_or(0)
+                        if x < -1 || x > width {
+                            0
+                        } else {
+                            banded[(x + 1) as usize]
+                        }
                     };
                     // From far enough left that both sides are off the picture, to its right
                     // edge; zero beyond.
@@ -401,7 +426,7 @@ fn coarse_fit(
             for cx in lo..hi {
                 let mut v = 0.0;
                 for &(step, sides) in &steps {
-                    let x = (cx as f32 + step - w / 2.0).round() as i32;
+                    let x = round(cx as f32 + step - w / 2.0) as i32;
                     let i = x + card_w + 2;
                     if i >= 0 && (i as usize) < sides.len() {
                         v += sides[i as usize] as f32;
@@ -515,51 +540,56 @@ pub fn locate(
         (5, 0.0015, 2, 1),
         (3, 0.0007, 1, 1),
     ];
+    // Each pass scores its candidates around the pass's base (in parallel), then takes them in
+    // order: the first that beats the best so far, and so on, as one at a time would.
+    let mut take_best = |candidates: Vec<Fit>, fit: &mut Fit| {
+        let scores: Vec<f32> = candidates.par_iter().map(|&f| score(f)).collect();
+        for (sc, cand) in scores.into_iter().zip(candidates) {
+            if sc > best_score {
+                best_score = sc;
+                *fit = cand;
+            }
+        }
+    };
     for (steps, rel, reach, stride) in passes {
         let base = fit;
+        let mut candidates = Vec::new();
         for kw in -steps..=steps {
             let mut dx = -reach;
             while dx <= reach {
                 let mut dy = -reach;
                 while dy <= reach {
                     let scale = 1.0 + kw as f32 * rel;
-                    let cand = Fit {
+                    candidates.push(Fit {
                         cx: base.cx + dx as f32,
                         top: base.top + dy as f32,
                         w: base.w * scale,
                         u: base.u * scale,
-                    };
-                    let sc = score(cand);
-                    if sc > best_score {
-                        best_score = sc;
-                        fit = cand;
-                    }
+                    });
                     dy += stride;
                 }
                 dx += stride;
             }
         }
+        take_best(candidates, &mut fit);
     }
     // The steps between cards apart from the card size (a theme's cards may not fill their box).
     for _ in 0..2 {
         let base = fit;
+        let mut candidates = Vec::new();
         for ku in -12..=12 {
             for dx in -2..=2 {
                 for dy in -2..=2 {
-                    let cand = Fit {
+                    candidates.push(Fit {
                         cx: base.cx + dx as f32,
                         top: base.top + dy as f32,
                         u: base.u * (1.0 + ku as f32 * 0.001),
                         ..base
-                    };
-                    let sc = score(cand);
-                    if sc > best_score {
-                        best_score = sc;
-                        fit = cand;
-                    }
+                    });
                 }
             }
         }
+        take_best(candidates, &mut fit);
     }
     let best_score = pyramid_score(e, fit, profile);
     if best_score < 12.0 {
@@ -738,6 +768,31 @@ fn button_box(pts: &[(i32, i32)]) -> Option<(i32, i32, i32, i32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn round_is_f32_round() {
+        let mut v = -3000.0f32;
+        while v < 3000.0 {
+            for x in [v, v + 0.5, v - 0.5, v + 0.499_999_97, v + 0.500_000_1] {
+                assert_eq!(round(x), x.round(), "{x}");
+            }
+            v += 0.123_456_7;
+        }
+        for x in [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            8_388_607.5,
+            16_777_216.0,
+            -0.499_999_97,
+        ] {
+            assert_eq!(round(x), x.round(), "{x}");
+        }
+    }
 
     /// Each shrunk pixel is the floor of its block's mean, channel by channel, for every block
     /// size the locator uses and beyond (the division is done by a multiplication).

@@ -25,6 +25,39 @@ pub fn read_frame(
     profile: &Profile,
     matcher: &mut Matcher,
 ) -> Result<(Board, Located), NotATable> {
+    read_frame_timed(frame, profile, matcher).0
+}
+
+/// `read_frame`, with how long finding the table took (edges, dialog check, locate), in ms.
+pub fn read_frame_timed(
+    frame: &RgbaImage,
+    profile: &Profile,
+    matcher: &mut Matcher,
+) -> (Result<(Board, Located), NotATable>, f64) {
+    let start = std::time::Instant::now();
+    let found = find_table(frame, profile, matcher);
+    let locate_ms = start.elapsed().as_secs_f64() * 1000.0;
+    let read = found.and_then(|(e, located)| {
+        matcher.prepare(located.card_w);
+        let board = read_board(frame, &e, &located, matcher, profile.row_step);
+        let unknown = board.unknowns().len();
+        if unknown * 3 > board.shown().max(1) {
+            return Err(NotATable(format!(
+                "{unknown} of {} cards cannot be read: cards moving, or something over the table",
+                board.shown()
+            )));
+        }
+        Ok((board, located))
+    });
+    (read, locate_ms)
+}
+
+/// The frame's edges and the table located in it.
+fn find_table(
+    frame: &RgbaImage,
+    profile: &Profile,
+    matcher: &Matcher,
+) -> Result<(edges::Edges, Located), NotATable> {
     let e = edges::Edges::new(frame);
     if find_buttons(frame, &e, profile).ok.is_some()
         && matches!(profile.controls, profile::Controls::Toolbar)
@@ -32,14 +65,5 @@ pub fn read_frame(
         return Err(NotATable("a dialog covers the table (Undo board?)".into()));
     }
     let located = locate(frame, &e, profile, Some(matcher.aspect))?;
-    matcher.prepare(located.card_w);
-    let board = read_board(frame, &e, &located, matcher, profile.row_step);
-    let unknown = board.unknowns().len();
-    if unknown * 3 > board.shown().max(1) {
-        return Err(NotATable(format!(
-            "{unknown} of {} cards cannot be read: cards moving, or something over the table",
-            board.shown()
-        )));
-    }
-    Ok((board, located))
+    Ok((e, located))
 }
