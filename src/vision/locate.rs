@@ -422,16 +422,21 @@ fn coarse_fit(
                     (step, &sides[p.row()])
                 })
                 .collect();
-            let mut best_cx = (f32::MIN, 0.0);
-            for cx in lo..hi {
-                let mut v = 0.0;
-                for &(step, sides) in &steps {
+            // Card by card over all centres (the sums are whole numbers well under 2^24, so
+            // adding them up as integers gives what adding them as f32 did).
+            let mut totals = vec![0u32; (hi - lo).max(0) as usize];
+            for &(step, sides) in &steps {
+                for (total, cx) in totals.iter_mut().zip(lo..hi) {
                     let x = round(cx as f32 + step - w / 2.0) as i32;
                     let i = x + card_w + 2;
                     if i >= 0 && (i as usize) < sides.len() {
-                        v += sides[i as usize] as f32;
+                        *total += sides[i as usize];
                     }
                 }
+            }
+            let mut best_cx = (f32::MIN, 0.0);
+            for (&total, cx) in totals.iter().zip(lo..hi) {
+                let v = total as f32;
                 if v > best_cx.0 {
                     best_cx = (v, cx as f32);
                 }
