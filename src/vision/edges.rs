@@ -2,6 +2,7 @@
 //! horizontal or vertical segment costs O(1). `locate` scores candidate layouts with them.
 
 use image::RgbaImage;
+use rayon::prelude::*;
 
 /// Luminance (0..255) of an RGB pixel.
 pub fn luma(p: &image::Rgba<u8>) -> u8 {
@@ -23,39 +24,46 @@ pub struct Edges {
 impl Edges {
     pub fn new(frame: &RgbaImage) -> Edges {
         let (w, h) = (frame.width() as usize, frame.height() as usize);
-        let grey: Vec<u8> = frame
-            .as_raw()
-            .chunks_exact(4)
-            .map(|p| ((p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8) as u8)
-            .collect();
-        let mut h_rows = vec![0u32; (w + 1) * h];
-        let mut v_rows = vec![0u32; w * (h + 1)];
-        // One row's steps (down, then across) first, then their sums: so that the steps are
-        // worked out many pixels at a time.
-        let mut steps = vec![0u32; w];
-        for y in 0..h {
-            let row = &grey[y * w..(y + 1) * w];
-            if y > 0 {
-                let above = &grey[(y - 1) * w..y * w];
-                for ((s, &a), &b) in steps.iter_mut().zip(row).zip(above) {
-                    *s = a.abs_diff(b) as u32;
+        // Rows are independent until the column sums: those in parallel, then the sums down.
+        let mut grey = vec![0u8; w * h];
+        grey.par_chunks_mut(w.max(1))
+            .zip(frame.as_raw().par_chunks(4 * w.max(1)))
+            .for_each(|(out, pixels)| {
+                for (g, p) in out.iter_mut().zip(pixels.chunks_exact(4)) {
+                    *g = ((p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8) as u8;
                 }
-                let out = &mut h_rows[y * (w + 1) + 1..(y + 1) * (w + 1)];
+            });
+        let mut h_rows = vec![0u32; (w + 1) * h];
+        h_rows
+            .par_chunks_mut(w + 1)
+            .enumerate()
+            .skip(1)
+            .for_each(|(y, out)| {
+                let (row, above) = (&grey[y * w..(y + 1) * w], &grey[(y - 1) * w..y * w]);
                 let mut acc = 0u32;
-                for (o, &s) in out.iter_mut().zip(&steps) {
-                    acc += s;
+                for ((o, &a), &b) in out[1..].iter_mut().zip(row).zip(above) {
+                    acc += a.abs_diff(b) as u32;
                     *o = acc;
                 }
-            }
-            // Row y+1 of the column sums is row y plus this row's steps across.
-            steps[0] = 0;
-            for ((s, &a), &b) in steps[1..].iter_mut().zip(&row[1..]).zip(row) {
-                *s = a.abs_diff(b) as u32;
-            }
-            let (done, next) = v_rows.split_at_mut((y + 1) * w);
-            let (prev, out) = (&done[y * w..], &mut next[..w]);
-            for ((o, &p), &s) in out.iter_mut().zip(prev).zip(&steps) {
-                *o = p + s;
+            });
+        // Row y+1 of the column sums is row y plus row y's steps across: the steps first, then
+        // the sums down the rows.
+        let mut v_rows = vec![0u32; w * (h + 1)];
+        v_rows
+            .par_chunks_mut(w.max(1))
+            .enumerate()
+            .skip(1)
+            .for_each(|(y, out)| {
+                let row = &grey[(y - 1) * w..y * w];
+                for ((s, &a), &b) in out[1..].iter_mut().zip(&row[1..]).zip(row) {
+                    *s = a.abs_diff(b) as u32;
+                }
+            });
+        for y in 1..=h {
+            let (done, next) = v_rows.split_at_mut(y * w);
+            let (prev, out) = (&done[(y - 1) * w..], &mut next[..w]);
+            for (o, &p) in out.iter_mut().zip(prev) {
+                *o += p;
             }
         }
         Edges {

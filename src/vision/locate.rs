@@ -274,30 +274,34 @@ fn shrink(frame: &RgbaImage, k: u32) -> RgbaImage {
     let (k, n) = (k as usize, k * k);
     let stride = frame.width() as usize * 4;
     let raw = frame.as_raw();
-    let mut out = Vec::with_capacity(w as usize * h as usize * 4);
-    // Per output row: the k rows summed down first (each channel of each pixel), then each k
-    // pixels across.
-    let mut column_sums = vec![0u32; w as usize * k * 4];
+    let mut out = vec![0u8; w as usize * h as usize * 4];
     // Dividing by n as a multiplication: exact for sums of up to 255·n with k ≤ 16 (tested).
     let reciprocal = (1u64 << 32).div_ceil(n as u64);
     let divide = |sum: u32| ((sum as u64 * reciprocal) >> 32) as u8;
-    for y in 0..h as usize {
-        column_sums.fill(0);
-        for row in raw[y * k * stride..].chunks_exact(stride).take(k) {
-            for (sum, &v) in column_sums.iter_mut().zip(row) {
-                *sum += v as u32;
-            }
-        }
-        for block in column_sums.chunks_exact(4 * k) {
-            let mut acc = [0u32; 3];
-            for p in block.chunks_exact(4) {
-                acc[0] += p[0];
-                acc[1] += p[1];
-                acc[2] += p[2];
-            }
-            out.extend_from_slice(&[divide(acc[0]), divide(acc[1]), divide(acc[2]), 255]);
-        }
-    }
+    // Per output row (rows in parallel): the k rows summed down first (each channel of each
+    // pixel), then each k pixels across.
+    out.par_chunks_mut((w as usize * 4).max(1))
+        .enumerate()
+        .for_each_init(
+            || vec![0u32; w as usize * k * 4],
+            |column_sums, (y, out)| {
+                column_sums.fill(0);
+                for row in raw[y * k * stride..].chunks_exact(stride).take(k) {
+                    for (sum, &v) in column_sums.iter_mut().zip(row) {
+                        *sum += v as u32;
+                    }
+                }
+                for (block, px) in column_sums.chunks_exact(4 * k).zip(out.chunks_exact_mut(4)) {
+                    let mut acc = [0u32; 3];
+                    for p in block.chunks_exact(4) {
+                        acc[0] += p[0];
+                        acc[1] += p[1];
+                        acc[2] += p[2];
+                    }
+                    px.copy_from_slice(&[divide(acc[0]), divide(acc[1]), divide(acc[2]), 255]);
+                }
+            },
+        );
     RgbaImage::from_raw(w, h, out).expect("a buffer of the shrunk size")
 }
 
