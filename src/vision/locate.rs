@@ -60,9 +60,9 @@ fn pyramid_score(e: &Edges, fit: Fit, profile: &Profile) -> f32 {
     let strip = profile.row_step * fit.w;
     let mut total = 0.0;
     for p in Position::all() {
-        let x = round(fit.slot_x(p, profile)) as i32;
-        let y = round(fit.slot_y(p, profile)) as i32;
-        let w = round(fit.w) as i32;
+        let x = fit.slot_x(p, profile).round() as i32;
+        let y = fit.slot_y(p, profile).round() as i32;
+        let w = fit.w.round() as i32;
         let (ex0, ex1) = (x + (0.15 * fit.w) as i32, x + (0.85 * fit.w) as i32);
         let (ey0, ey1) = (y + (0.2 * strip) as i32, y + (0.8 * strip) as i32);
         let top = e.h_band(y, ex0, ex1) as f32 / (ex1 - ex0).max(1) as f32;
@@ -89,10 +89,12 @@ fn pile_fit(e: &Edges, fit: Fit, profile: &Profile, aspect: Option<f32>) -> (f32
         for &x in &xs {
             let (x0, x1) = ((x + 0.15 * w) as i32, (x + 0.85 * w) as i32);
             let (y0, y1) = ((y + 0.15 * h) as i32, (y + 0.85 * h) as i32);
-            let top = e.h_band(round(y) as i32, x0, x1) as f32 / (x1 - x0).max(1) as f32;
-            let bottom = e.h_band(round(y + h) as i32 - 1, x0, x1) as f32 / (x1 - x0).max(1) as f32;
-            let left = e.v_band(round(x) as i32, y0, y1) as f32 / (y1 - y0).max(1) as f32;
-            let right = e.v_band(round(x + w) as i32 - 1, y0, y1) as f32 / (y1 - y0).max(1) as f32;
+            let top = e.h_band(y.round() as i32, x0, x1) as f32 / (x1 - x0).max(1) as f32;
+            let bottom =
+                e.h_band((y + h).round() as i32 - 1, x0, x1) as f32 / (x1 - x0).max(1) as f32;
+            let left = e.v_band(x.round() as i32, y0, y1) as f32 / (y1 - y0).max(1) as f32;
+            let right =
+                e.v_band((x + w).round() as i32 - 1, y0, y1) as f32 / (y1 - y0).max(1) as f32;
             sc += top + bottom + left + right;
         }
         sc / 8.0
@@ -112,18 +114,6 @@ fn pile_fit(e: &Edges, fit: Fit, profile: &Profile, aspect: Option<f32>) -> (f32
             }
             best
         }
-    }
-}
-
-/// `v.round()` (halves away from zero) for every value, without the library call `f32::round`
-/// becomes on x86-64: fitting the layout rounds a few million positions per frame.
-#[inline]
-fn round(v: f32) -> f32 {
-    let t = v.trunc();
-    if (v - t).abs() >= 0.5 {
-        t + 1f32.copysign(v)
-    } else {
-        t
     }
 }
 
@@ -339,7 +329,7 @@ fn coarse_fit(
             // line (a toolbar's edge) cannot stand in for several rows.
             let score: f32 = (0..7)
                 .map(|r| {
-                    let y = round(top as f32 + r as f32 * s) as i32;
+                    let y = (top as f32 + r as f32 * s).round() as i32;
                     (row_at(y) / ((r + 1) as f32 * 0.8 * w)).min(40.0)
                 })
                 .sum();
@@ -431,7 +421,7 @@ fn coarse_fit(
             let mut totals = vec![0u32; (hi - lo).max(0) as usize];
             for &(step, sides) in &steps {
                 for (total, cx) in totals.iter_mut().zip(lo..hi) {
-                    let x = round(cx as f32 + step - w / 2.0) as i32;
+                    let x = (cx as f32 + step - w / 2.0).round() as i32;
                     let i = x + card_w + 2;
                     if i >= 0 && (i as usize) < sides.len() {
                         *total += sides[i as usize];
@@ -777,31 +767,6 @@ fn button_box(pts: &[(i32, i32)]) -> Option<(i32, i32, i32, i32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn round_is_f32_round() {
-        let mut v = -3000.0f32;
-        while v < 3000.0 {
-            for x in [v, v + 0.5, v - 0.5, v + 0.499_999_97, v + 0.500_000_1] {
-                assert_eq!(round(x), x.round(), "{x}");
-            }
-            v += 0.123_456_7;
-        }
-        for x in [
-            0.0,
-            -0.0,
-            0.5,
-            -0.5,
-            1.5,
-            -1.5,
-            2.5,
-            8_388_607.5,
-            16_777_216.0,
-            -0.499_999_97,
-        ] {
-            assert_eq!(round(x), x.round(), "{x}");
-        }
-    }
 
     /// Each shrunk pixel is the floor of its block's mean, channel by channel, for every block
     /// size the locator uses and beyond (the division is done by a multiplication).
