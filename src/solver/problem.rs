@@ -202,6 +202,37 @@ impl Problem {
             .all(|n| (flags & n.mask).count_ones() >= n.count)
     }
 
+    /// `feasible`, and when it is, a lower bound on the stock index at which the pyramid of
+    /// `shape` can be cleared in this round, from stock index `here` with the cards in `flags`
+    /// left (a later round is later still). Each need's partners come from the waste, taken as
+    /// at hand, or from the stock ahead: a card in slot s no sooner than when s is the stock's top.
+    #[inline]
+    pub fn goal_bound(&self, shape: ShapeId, flags: u32, here: u32) -> Option<u32> {
+        let (from, to) = (
+            self.need_start[shape as usize] as usize,
+            self.need_start[shape as usize + 1] as usize,
+        );
+        let behind = ((1u64 << here) - 1) as u32;
+        let mut bound = here;
+        for need in &self.needs[from..to] {
+            let cards = flags & need.mask;
+            let at_hand = (cards & behind).count_ones();
+            if at_hand >= need.count {
+                continue;
+            }
+            // The (count - at_hand)-th card ahead.
+            let mut ahead = cards & !behind;
+            for _ in 1..need.count - at_hand {
+                ahead &= ahead.wrapping_sub(1);
+            }
+            if ahead == 0 {
+                return None;
+            }
+            bound = bound.max(ahead.trailing_zeros());
+        }
+        Some(bound)
+    }
+
     #[inline]
     pub fn h(&self, shape: ShapeId) -> u32 {
         self.heuristic[shape as usize] as u32
