@@ -64,7 +64,8 @@ impl Screen for DesktopGame {
 impl Pointer for DesktopGame {
     fn click(&mut self, x: i32, y: i32) -> Result<(), String> {
         // Never into another window: wait a little for one over the game to go away. The point is
-        // checked before the cursor moves there and again just before the button goes down.
+        // checked before the cursor moves there and again as the button goes down (on X11 in
+        // one step with the click: see `Stacking::click_if_on_top`).
         let waited = Instant::now();
         loop {
             self.window.refresh()?;
@@ -74,10 +75,9 @@ impl Pointer for DesktopGame {
                 let w = &self.window;
                 let rect = (w.x, w.y, w.width, w.height);
                 let stacking = &mut self.stacking;
-                if self
-                    .clicker
-                    .click(sx, sy, rect, || stacking.on_top(id, sx, sy))?
-                {
+                if self.clicker.click(sx, sy, rect, |press| {
+                    stacking.click_if_on_top(id, (sx, sy), press)
+                })? {
                     return Ok(());
                 }
             }

@@ -1,6 +1,7 @@
 //! Is the game window the one on top at a screen point? A click must land on the game, never on a
 //! window dragged over it. X11: the root's child containing the point (the topmost one) must be
-//! the game window's top-level frame. Windows: the root window under the point must be the game's.
+//! the game window's top-level frame, and the check and the click are one step for the X server.
+//! Windows: the root window under the point must be the game's.
 
 /// Asks the window system which window is on top at screen points.
 pub struct Stacking {
@@ -18,13 +19,31 @@ impl Stacking {
     pub fn on_top(&mut self, window_id: u32, x: i32, y: i32) -> Result<bool, String> {
         self.inner.on_top(window_id, x, y)
     }
+
+    /// Clicks the left button at screen point (x, y), where the cursor already is, only if the
+    /// window with this id is on top there and the cursor has not moved off the point; true when
+    /// it clicked. X11: the check and the click are made while the server serves no other client,
+    /// so a window moved or raised over the point at that moment cannot take the click (`press`
+    /// is not used). Elsewhere `press` clicks right after the check.
+    pub fn click_if_on_top(
+        &mut self,
+        window_id: u32,
+        (x, y): (i32, i32),
+        press: &mut dyn FnMut() -> Result<(), String>,
+    ) -> Result<bool, String> {
+        self.inner.click_if_on_top(window_id, (x, y), press)
+    }
 }
 
 #[cfg(target_os = "linux")]
 mod imp {
     use x11rb::connection::Connection;
-    use x11rb::protocol::xproto::{ConnectionExt, Window};
+    use x11rb::protocol::xproto::{
+        ConnectionExt, Window, BUTTON_PRESS_EVENT, BUTTON_RELEASE_EVENT,
+    };
+    use x11rb::protocol::xtest::ConnectionExt as _;
     use x11rb::rust_connection::RustConnection;
+    use x11rb::CURRENT_TIME;
 
     pub struct Stacking {
         conn: RustConnection,
@@ -68,6 +87,59 @@ mod imp {
                 .map_err(fail)?;
             Ok(at.child == frame)
         }
+
+        pub fn click_if_on_top(
+            &mut self,
+            window_id: u32,
+            (x, y): (i32, i32),
+            _press: &mut dyn FnMut() -> Result<(), String>,
+        ) -> Result<bool, String> {
+            let frame = self.top_level(window_id)?;
+            self.conn.grab_server().map_err(fail)?;
+            let clicked = self.click_while_grabbed(frame, (x, y));
+            let released = self.conn.ungrab_server().map_err(fail);
+            // Waits for the server to have done it all.
+            let synced = released.and_then(|_| {
+                self.conn
+                    .get_input_focus()
+                    .map_err(fail)?
+                    .reply()
+                    .map_err(fail)
+            });
+            let clicked = clicked?;
+            synced?;
+            Ok(clicked)
+        }
+
+        /// The check and the click, with the server grabbed: a button press and release made
+        /// through XTest on this connection, which the server handles before any other client's
+        /// requests (a window move, a raise).
+        fn click_while_grabbed(&self, frame: Window, (x, y): (i32, i32)) -> Result<bool, String> {
+            let pointer = self
+                .conn
+                .query_pointer(self.root)
+                .map_err(fail)?
+                .reply()
+                .map_err(fail)?;
+            if (pointer.root_x as i32, pointer.root_y as i32) != (x, y) {
+                return Ok(false);
+            }
+            let at = self
+                .conn
+                .translate_coordinates(self.root, self.root, x as i16, y as i16)
+                .map_err(fail)?
+                .reply()
+                .map_err(fail)?;
+            if at.child != frame {
+                return Ok(false);
+            }
+            for kind in [BUTTON_PRESS_EVENT, BUTTON_RELEASE_EVENT] {
+                self.conn
+                    .xtest_fake_input(kind, 1, CURRENT_TIME, self.root, 0, 0, 0)
+                    .map_err(|e| format!("cannot click: {e}"))?;
+            }
+            Ok(true)
+        }
     }
 }
 
@@ -87,6 +159,19 @@ mod imp {
             let under = unsafe { GetAncestor(WindowFromPoint(POINT { x, y }), GA_ROOT) };
             Ok(under.0 as usize as u32 == window_id)
         }
+
+        pub fn click_if_on_top(
+            &mut self,
+            window_id: u32,
+            (x, y): (i32, i32),
+            press: &mut dyn FnMut() -> Result<(), String>,
+        ) -> Result<bool, String> {
+            if !self.on_top(window_id, x, y)? {
+                return Ok(false);
+            }
+            press()?;
+            Ok(true)
+        }
     }
 }
 
@@ -101,6 +186,16 @@ mod imp {
 
         /// Not known here: the mouse and Esc checks remain.
         pub fn on_top(&mut self, _window_id: u32, _x: i32, _y: i32) -> Result<bool, String> {
+            Ok(true)
+        }
+
+        pub fn click_if_on_top(
+            &mut self,
+            _window_id: u32,
+            _point: (i32, i32),
+            press: &mut dyn FnMut() -> Result<(), String>,
+        ) -> Result<bool, String> {
+            press()?;
             Ok(true)
         }
     }

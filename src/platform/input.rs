@@ -33,15 +33,15 @@ impl Clicker {
     }
 
     /// Clicks the screen point (x, y), which must lie inside `window` (x, y, width, height).
-    /// `still_free` is asked once more with the cursor on the point, just before the button
-    /// goes down: false (say, a window was dragged over the point meanwhile) leaves the click
-    /// unmade and returns Ok(false).
+    /// With the cursor on the point, `click_if_free` makes the click, given the button press to
+    /// use, or leaves it unmade (say, a window was dragged over the point meanwhile) and
+    /// returns Ok(false).
     pub fn click(
         &mut self,
         x: i32,
         y: i32,
         window: (i32, i32, u32, u32),
-        still_free: impl FnOnce() -> Result<bool, String>,
+        click_if_free: impl FnOnce(&mut dyn FnMut() -> Result<(), String>) -> Result<bool, String>,
     ) -> Result<bool, String> {
         let (wx, wy, ww, wh) = window;
         if x < wx || y < wy || x >= wx + ww as i32 || y >= wy + wh as i32 {
@@ -56,12 +56,11 @@ impl Clicker {
             .move_mouse(x, y, Coordinate::Abs)
             .map_err(|e| format!("cannot move the mouse: {e}"))?;
         self.left_at = Some((x, y));
-        if !still_free()? {
-            return Ok(false);
-        }
-        self.enigo
-            .button(Button::Left, Direction::Click)
-            .map_err(|e| format!("cannot click: {e}"))?;
-        Ok(true)
+        let enigo = &mut self.enigo;
+        click_if_free(&mut || {
+            enigo
+                .button(Button::Left, Direction::Click)
+                .map_err(|e| format!("cannot click: {e}"))
+        })
     }
 }
