@@ -127,6 +127,7 @@ pub fn felt_like(p: &image::Rgba<u8>) -> bool {
 /// since `felt_agreement` samples the same pixels for hundreds of candidate fits.
 struct FeltMap {
     width: u32,
+    height: u32,
     felt: Vec<bool>,
 }
 
@@ -134,6 +135,7 @@ impl FeltMap {
     fn new(frame: &RgbaImage) -> FeltMap {
         FeltMap {
             width: frame.width(),
+            height: frame.height(),
             felt: frame.pixels().map(felt_like).collect(),
         }
     }
@@ -158,10 +160,7 @@ fn felt_agreement(frame: &FeltMap, fit: Fit, aspect: f32, profile: &Profile) -> 
     let x1 = fit.cx + 3.0 * profile.column_step * w + 0.8 * w;
     let (y0, y1) = (fit.top - 0.3 * w, pile_y + h + 0.3 * w);
     let step = (w / 16.0).max(2.0);
-    let (fw, fh) = (
-        frame.width as f32,
-        (frame.felt.len() as u32 / frame.width.max(1)) as f32,
-    );
+    let (fw, fh) = (frame.width as f32, frame.height as f32);
     // A margin around each card allows for rounding and shadows.
     let m = 0.04 * w;
     let (mut total, mut felt) = (0u32, 0u32);

@@ -561,12 +561,16 @@ impl Matcher {
             .map(|i| View::at(&patches, 0, i % span, i / span))
             .collect();
         let mut anchor = (f32::MIN, REACH, REACH);
+        // Their windows are kept for the scan below, which scores the ones around the anchor.
+        let mut first_windows: Vec<Option<Vec<f32>>> = vec![None; span * span];
         for (i, view) in first.iter().enumerate() {
             if let Some(view) = view {
-                let s = view.score(&view.window(&patches), &self.mean);
+                let window = view.window(&patches);
+                let s = view.score(&window, &self.mean);
                 if s > anchor.0 {
                     anchor = (s, i % span, i / span);
                 }
+                first_windows[i] = Some(window);
             }
         }
         // Templates were lined up by the same shared features, give or take a few pixels.
@@ -608,13 +612,22 @@ impl Matcher {
             span.contains(&x) && span.contains(&y)
         };
         let all: Vec<usize> = (0..self.templates.len()).collect();
-        let mut windows: Vec<Option<Vec<f32>>> = vec![None; look.views.len()];
+        let mut windows: Vec<Option<Vec<f32>>> = (0..look.views.len())
+            .map(|i| {
+                let (ox, oy) = (ax - SPREAD + i % side, ay - SPREAD + i / side);
+                (i < side * side)
+                    .then(|| first_windows[oy * span + ox].take())
+                    .flatten()
+            })
+            .collect();
         let mut best = vec![(f32::MIN, 0usize); 52];
         let scanned: Vec<usize> = (0..look.views.len())
             .filter(|&i| (near(i) || i < side * side) && look.view(i).is_some())
             .collect();
         for &i in &scanned {
-            windows[i] = look.view(i).map(|view| view.window(&look.patches));
+            if windows[i].is_none() {
+                windows[i] = look.view(i).map(|view| view.window(&look.patches));
+            }
         }
         // A few views at a time against four templates at a time, so that both stay in the
         // cache (each template is still taken view by view in order, so ties go as before).
