@@ -31,7 +31,19 @@ impl Stacking {
         (x, y): (i32, i32),
         press: &mut dyn FnMut() -> Result<(), String>,
     ) -> Result<bool, String> {
-        self.inner.click_if_on_top(window_id, (x, y), press)
+        #[cfg(target_os = "linux")]
+        {
+            let _ = press;
+            self.inner.click_if_on_top(window_id, (x, y))
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            if !self.inner.on_top(window_id, x, y)? {
+                return Ok(false);
+            }
+            press()?;
+            Ok(true)
+        }
     }
 }
 
@@ -77,22 +89,25 @@ mod imp {
             }
         }
 
-        pub fn on_top(&mut self, window_id: u32, x: i32, y: i32) -> Result<bool, String> {
-            let frame = self.top_level(window_id)?;
+        /// The root's child (a top-level frame) on top at screen point (x, y).
+        fn top_level_at(&self, x: i32, y: i32) -> Result<Window, String> {
             let at = self
                 .conn
                 .translate_coordinates(self.root, self.root, x as i16, y as i16)
                 .map_err(fail)?
                 .reply()
                 .map_err(fail)?;
-            Ok(at.child == frame)
+            Ok(at.child)
+        }
+
+        pub fn on_top(&mut self, window_id: u32, x: i32, y: i32) -> Result<bool, String> {
+            Ok(self.top_level_at(x, y)? == self.top_level(window_id)?)
         }
 
         pub fn click_if_on_top(
             &mut self,
             window_id: u32,
             (x, y): (i32, i32),
-            _press: &mut dyn FnMut() -> Result<(), String>,
         ) -> Result<bool, String> {
             let frame = self.top_level(window_id)?;
             self.conn.grab_server().map_err(fail)?;
@@ -124,13 +139,7 @@ mod imp {
             if (pointer.root_x as i32, pointer.root_y as i32) != (x, y) {
                 return Ok(false);
             }
-            let at = self
-                .conn
-                .translate_coordinates(self.root, self.root, x as i16, y as i16)
-                .map_err(fail)?
-                .reply()
-                .map_err(fail)?;
-            if at.child != frame {
+            if self.top_level_at(x, y)? != frame {
                 return Ok(false);
             }
             for kind in [BUTTON_PRESS_EVENT, BUTTON_RELEASE_EVENT] {
@@ -159,19 +168,6 @@ mod imp {
             let under = unsafe { GetAncestor(WindowFromPoint(POINT { x, y }), GA_ROOT) };
             Ok(under.0 as usize as u32 == window_id)
         }
-
-        pub fn click_if_on_top(
-            &mut self,
-            window_id: u32,
-            (x, y): (i32, i32),
-            press: &mut dyn FnMut() -> Result<(), String>,
-        ) -> Result<bool, String> {
-            if !self.on_top(window_id, x, y)? {
-                return Ok(false);
-            }
-            press()?;
-            Ok(true)
-        }
     }
 }
 
@@ -186,16 +182,6 @@ mod imp {
 
         /// Not known here: the mouse and Esc checks remain.
         pub fn on_top(&mut self, _window_id: u32, _x: i32, _y: i32) -> Result<bool, String> {
-            Ok(true)
-        }
-
-        pub fn click_if_on_top(
-            &mut self,
-            _window_id: u32,
-            _point: (i32, i32),
-            press: &mut dyn FnMut() -> Result<(), String>,
-        ) -> Result<bool, String> {
-            press()?;
             Ok(true)
         }
     }
