@@ -1238,8 +1238,57 @@ fn snap_corner_within(
             }
         }
     }
-    (best.1, best.2, best.0 / 2.0)
+    // A card's inner frame (swiss-xvii's on every card, rheinland's court cards'), a few pixels
+    // inside its edge, can be a stronger line than the edge itself: the edge is then the
+    // outermost line (see `outermost_line`).
+    let (mut x, mut y) = (best.1 as i32, best.2 as i32);
+    let top = |x: i32, y: i32| e.h_segment(y, x + (0.15 * w) as i32, x + (0.85 * w) as i32);
+    let left = |x: i32, y: i32| e.v_segment(x, y + (0.15 * s) as i32, y + (0.85 * s) as i32);
+    y = outermost_line(
+        |yy| top(x, yy),
+        |yy| line_across(e, x, yy, w),
+        slot.y + from,
+        y,
+    );
+    x = outermost_line(
+        |xx| left(xx, y),
+        |xx| line_down(e, xx, y, s),
+        slot.x + from,
+        x,
+    );
+    if (x, y) == (best.1 as i32, best.2 as i32) {
+        return (best.1, best.2, best.0 / 2.0);
+    }
+    let score = top(x, y) as f32 / (0.7 * w) + left(x, y) as f32 / (0.7 * s);
+    (x as f32, y as f32, score / 2.0)
 }
+
+/// Where a card's edge is, given the strongest line found (at `found`, along one axis) and the
+/// strength of the line at each offset: the outermost line from `from` on, at least half as
+/// strong, that runs along nearly the whole card (`share` at least `OUTER_LINE`), when there is
+/// one more than three pixels out (an inner frame drawn inside the card's edge was found). The
+/// edge's own line (a border drawn dark, then light) can take a few pixels; the strongest change
+/// within it is taken, as for any other card.
+fn outermost_line(
+    strength: impl Fn(i32) -> u32,
+    share: impl Fn(i32) -> f32,
+    from: i32,
+    found: i32,
+) -> i32 {
+    let strongest = strength(found);
+    let outer =
+        (from..found - 3).find(|&at| 2 * strength(at) >= strongest && share(at) >= OUTER_LINE);
+    match outer {
+        Some(at) => (at..=at + 3)
+            .max_by_key(|&p| (strength(p), -p))
+            .unwrap_or(at),
+        None => found,
+    }
+}
+
+/// The least share of a card's side along which a line outside the strongest must run to be
+/// taken for the card's edge (see `outermost_line`).
+const OUTER_LINE: f32 = 0.85;
 
 /// How much of a card's top edge there is at (x, y): the largest share of the columns along it
 /// where the picture changes from above a row to below it, that row one of those within two of y.
@@ -1259,6 +1308,26 @@ fn top_edge_continuity(e: &Edges, x: i32, y: i32, w: f32) -> f32 {
         .max()
         .unwrap_or(0);
     best as f32 / (x1 - x0).max(1) as f32
+}
+
+/// The share of the columns along a card's top at (x, y), `w` wide, where the picture changes
+/// from row y − 1 to row y.
+fn line_across(e: &Edges, x: i32, y: i32, w: f32) -> f32 {
+    let (x0, x1) = (x + (0.1 * w) as i32, x + (0.9 * w) as i32);
+    let changes = (x0..x1)
+        .filter(|&xx| e.grey_at(xx, y).abs_diff(e.grey_at(xx, y - 1)) > 15)
+        .count();
+    changes as f32 / (x1 - x0).max(1) as f32
+}
+
+/// The share of the rows down a card's left side at (x, y), `depth` long, where the picture
+/// changes from column x − 1 to column x.
+fn line_down(e: &Edges, x: i32, y: i32, depth: f32) -> f32 {
+    let (y0, y1) = (y + (0.1 * depth) as i32, y + (0.9 * depth) as i32);
+    let changes = (y0..y1)
+        .filter(|&yy| e.grey_at(x, yy).abs_diff(e.grey_at(x - 1, yy)) > 15)
+        .count();
+    changes as f32 / (y1 - y0).max(1) as f32
 }
 
 /// The least `top_edge_continuity` that counts as a card's top edge in a pyramid slot. Over the
@@ -1431,6 +1500,38 @@ mod tests {
         }
         let scattered = top_edge_continuity(&Edges::new(&pips), 10, 40, 100.0);
         assert!(scattered < TOP_EDGE, "{scattered}");
+    }
+
+    /// A white card on the felt with a black inner frame 7 pixels inside its edges (a stronger
+    /// line than the edge itself, as swiss-xvii's cards have): the corner is the card's, not the
+    /// frame's, also with a row of pips (an upper card's) just above the card.
+    #[test]
+    fn corner_is_the_card_edge_not_its_inner_frame() {
+        let felt = image::Rgba([40, 110, 60, 255]);
+        let black = image::Rgba([0, 0, 0, 255]);
+        let mut framed = RgbaImage::from_fn(200, 200, |x, y| {
+            let inside = (30..130).contains(&x) && (30..180).contains(&y);
+            let frame = (37..123).contains(&x)
+                && (37..173).contains(&y)
+                && (!(39..121).contains(&x) || !(39..171).contains(&y));
+            match (inside, frame) {
+                (false, _) => felt,
+                (true, true) => black,
+                (true, false) => image::Rgba([255, 255, 255, 255]),
+            }
+        });
+        let slot = Rect::new(33, 33, 100, 150);
+        let (x, y, _) = snap_corner(&Edges::new(&framed), slot, 50.0, 100.0);
+        assert_eq!((x, y), (30.0, 30.0));
+        for px in [45, 70, 95] {
+            for y in 24..28 {
+                for x in px..px + 8 {
+                    framed.put_pixel(x, y, black);
+                }
+            }
+        }
+        let (x, y, _) = snap_corner(&Edges::new(&framed), slot, 50.0, 100.0);
+        assert_eq!((x, y), (30.0, 30.0));
     }
 
     fn vector(n: usize, seed: u32) -> Vec<f32> {
