@@ -114,11 +114,7 @@ pub fn sample(
 ) -> Patch {
     let (fw, fh) = (frame.width() as i32, frame.height() as i32);
     let (sx, sy) = (width / out_w as f32, height / out_h as f32);
-    let px = |xx: i32, yy: i32| {
-        frame
-            .get_pixel(xx.clamp(0, fw - 1) as u32, yy.clamp(0, fh - 1) as u32)
-            .0
-    };
+    let px = |xx: i32, yy: i32| pixel_at(frame, xx, yy);
     let mut rgb = Vec::with_capacity(out_w * out_h * 3);
     if sx < 1.0 || sy < 1.0 {
         for j in 0..out_h {
@@ -183,6 +179,14 @@ pub fn sample(
         h: out_h,
         rgb,
     }
+}
+
+/// The pixel of `frame` at (x, y), or at the frame's edge nearest to it.
+fn pixel_at(frame: &RgbaImage, x: i32, y: i32) -> [u8; 4] {
+    let (w, h) = (frame.width() as i32, frame.height() as i32);
+    frame
+        .get_pixel(x.clamp(0, w - 1) as u32, y.clamp(0, h - 1) as u32)
+        .0
 }
 
 /// An RGB image of floats blurred to what a card `factor` times smaller would show: shrunk by
@@ -1269,15 +1273,15 @@ fn snap_corner_within(
 ) -> (f32, f32, f32) {
     let m = (0.05 * card_w).round().max(2.0) as i32;
     let (w, s) = (card_w, strip);
+    // The edge strength along a card's top and down its left side, from its corner at (x, y).
+    let top = |x: i32, y: i32| e.h_segment(y, x + (0.15 * w) as i32, x + (0.85 * w) as i32);
+    let left = |x: i32, y: i32| e.v_segment(x, y + (0.15 * s) as i32, y + (0.85 * s) as i32);
+    let score = |x: i32, y: i32| top(x, y) as f32 / (0.7 * w) + left(x, y) as f32 / (0.7 * s);
     let mut best = (f32::MIN, slot.x as f32, slot.y as f32);
     for dy in from..=m {
         for dx in from..=m {
             let (x, y) = (slot.x + dx, slot.y + dy);
-            let top =
-                e.h_segment(y, x + (0.15 * w) as i32, x + (0.85 * w) as i32) as f32 / (0.7 * w);
-            let left =
-                e.v_segment(x, y + (0.15 * s) as i32, y + (0.85 * s) as i32) as f32 / (0.7 * s);
-            let score = top + left;
+            let score = score(x, y);
             if score > best.0 {
                 best = (score, x as f32, y as f32);
             }
@@ -1287,8 +1291,6 @@ fn snap_corner_within(
     // inside its edge, can be a stronger line than the edge itself: the edge is then the
     // outermost line (see `outermost_line`).
     let (mut x, mut y) = (best.1 as i32, best.2 as i32);
-    let top = |x: i32, y: i32| e.h_segment(y, x + (0.15 * w) as i32, x + (0.85 * w) as i32);
-    let left = |x: i32, y: i32| e.v_segment(x, y + (0.15 * s) as i32, y + (0.85 * s) as i32);
     y = outermost_line(
         |yy| top(x, yy),
         |yy| line_across(e, x, yy, w) >= OUTER_LINE,
@@ -1309,8 +1311,7 @@ fn snap_corner_within(
     if (x, y) == (best.1 as i32, best.2 as i32) {
         return (best.1, best.2, best.0 / 2.0);
     }
-    let score = top(x, y) as f32 / (0.7 * w) + left(x, y) as f32 / (0.7 * s);
-    (x as f32, y as f32, score / 2.0)
+    (x as f32, y as f32, score(x, y) / 2.0)
 }
 
 /// Where a card's edge is, given the strongest line found (at `found`, along one axis) and the
@@ -1363,20 +1364,24 @@ fn top_edge_continuity(e: &Edges, x: i32, y: i32, w: f32) -> f32 {
 /// from row y − 1 to row y.
 fn line_across(e: &Edges, x: i32, y: i32, w: f32) -> f32 {
     let (x0, x1) = (x + (0.1 * w) as i32, x + (0.9 * w) as i32);
-    let changes = (x0..x1)
-        .filter(|&xx| e.grey_at(xx, y).abs_diff(e.grey_at(xx, y - 1)) > 15)
-        .count();
-    changes as f32 / (x1 - x0).max(1) as f32
+    share(x0..x1, |xx| {
+        e.grey_at(xx, y).abs_diff(e.grey_at(xx, y - 1)) > 15
+    })
 }
 
 /// The share of the rows down a card's left side at (x, y), `depth` long, where the picture
 /// changes from column x − 1 to column x.
 fn line_down(e: &Edges, x: i32, y: i32, depth: f32) -> f32 {
     let (y0, y1) = (y + (0.1 * depth) as i32, y + (0.9 * depth) as i32);
-    let changes = (y0..y1)
-        .filter(|&yy| e.grey_at(x, yy).abs_diff(e.grey_at(x - 1, yy)) > 15)
-        .count();
-    changes as f32 / (y1 - y0).max(1) as f32
+    share(y0..y1, |yy| {
+        e.grey_at(x, yy).abs_diff(e.grey_at(x - 1, yy)) > 15
+    })
+}
+
+/// The share of the positions in `span` where `holds` is true (0 for an empty span).
+fn share(span: std::ops::Range<i32>, holds: impl Fn(i32) -> bool) -> f32 {
+    let n = span.len().max(1);
+    span.filter(|&t| holds(t)).count() as f32 / n as f32
 }
 
 /// The coloured band just inside a card's top and left edges, as a selected card's highlight
@@ -1391,14 +1396,7 @@ fn highlight_band(
     w: f32,
     depth: f32,
 ) -> Option<((f32, f32), [u8; 3])> {
-    let pixel = |px: i32, py: i32| {
-        frame
-            .get_pixel(
-                px.clamp(0, frame.width() as i32 - 1) as u32,
-                py.clamp(0, frame.height() as i32 - 1) as u32,
-            )
-            .0
-    };
+    let pixel = |px: i32, py: i32| pixel_at(frame, px, py);
     let coloured = |px: i32, py: i32| {
         let p = pixel(px, py);
         let (hi, lo) = (p[0].max(p[1]).max(p[2]), p[0].min(p[1]).min(p[2]));
@@ -1406,13 +1404,10 @@ fn highlight_band(
     };
     let (x, y) = (x.round() as i32, y.round() as i32);
     let inside = (0.03 * w).ceil().max(3.0) as i32;
-    let share = |along: &dyn Fn(i32) -> bool, from: i32, to: i32| {
-        (from..to).filter(|&t| along(t)).count() as f32 / (to - from).max(1) as f32
-    };
     let (x0, x1) = (x + (0.2 * w) as i32, x + (0.8 * w) as i32);
     let (y0, y1) = (y + (0.2 * depth) as i32, y + (0.8 * depth) as i32);
-    let top = (-1..=inside).find(|&d| share(&|t| coloured(t, y + d), x0, x1) >= 0.9)?;
-    let left = (-1..=inside).find(|&d| share(&|t| coloured(x + d, t), y0, y1) >= 0.9)?;
+    let top = (-1..=inside).find(|&d| share(x0..x1, |t| coloured(t, y + d)) >= 0.9)?;
+    let left = (-1..=inside).find(|&d| share(y0..y1, |t| coloured(x + d, t)) >= 0.9)?;
     // Its colour, in the middle of the top side; how far in from (x, y) it reaches: pixels of
     // that colour, the least run of them at a few places along each side (a glyph of a like
     // colour can touch the band at one).
