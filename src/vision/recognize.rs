@@ -1445,6 +1445,9 @@ const HIGHLIGHT_COLOUR: u8 = 100;
 /// behind give up to about 0.7.
 const TOP_EDGE: f32 = 0.65;
 
+/// Below this share of a top edge, a place is empty whatever its corner looks like.
+const BARE_EDGE: f32 = 0.25;
+
 /// What a place's corner looked like, and the templates under a highlight it was looked at with,
 /// when it has one (see `Matcher::under_band`).
 type Looked = (Look, Option<Matcher>);
@@ -1543,6 +1546,8 @@ pub fn read_board_reusing(
     let mut free = [true; 52];
     let mut seen = vec![Seen::Empty; places.len()];
     let mut unsure = Vec::new();
+    // Places whose corner looks like a card (a template scores at least `MIN_SCORE`).
+    let mut card_like = vec![false; places.len()];
     for (i, r) in reuse.iter().enumerate() {
         if let Some(kept) = r {
             seen[i] = *kept;
@@ -1558,9 +1563,10 @@ pub fn read_board_reusing(
             seen[i] = Seen::Unknown(0.0);
             continue;
         };
+        card_like[i] = score >= MIN_SCORE;
         let confidence = score.min(0.5 + margin / 2.0).clamp(0.0, 1.0);
         let (in_pyramid, edge) = (places[i].1, edge_strength[i]);
-        if in_pyramid && edge < TOP_EDGE && (score < MIN_SCORE || edge < 0.25) {
+        if in_pyramid && edge < TOP_EDGE && (score < MIN_SCORE || edge < BARE_EDGE) {
             // No card's top edge, and nothing like a card or hardly an edge at all: an empty
             // slot over the cards behind it (whose pips may look like an index).
             seen[i] = Seen::Empty;
@@ -1575,7 +1581,30 @@ pub fn read_board_reusing(
             }
         }
     }
-    // A card lies on the two it covers: those cannot be gone.
+    // A card lies on the two it covers. Where one of those is plainly gone (the felt shows, or
+    // hardly any edge where its top would be and nothing like a card), no card lies over it: a
+    // place there read as unsure, with nothing like a card either, is empty (the middle line of a
+    // court card on the card behind can look like a card's top edge); and so on down the pyramid.
+    let mut bare: Vec<bool> = (0..PYRAMID_SIZE)
+        .map(|i| {
+            reuse[i].is_none()
+                && seen[i] == Seen::Empty
+                && !card_like[i]
+                && (looks[i].is_none() || edge_strength[i] < BARE_EDGE)
+        })
+        .collect();
+    for p in Position::all() {
+        if !bare[p.index()] {
+            continue;
+        }
+        for kid in p.covered_by().into_iter().flatten() {
+            if matches!(seen[kid.index()], Seen::Unknown(_)) && !card_like[kid.index()] {
+                seen[kid.index()] = Seen::Empty;
+                bare[kid.index()] = true;
+            }
+        }
+    }
+    // Nor can the two it covers be gone.
     for p in Position::all() {
         if seen[p.index()] == Seen::Empty {
             if let Some(kids) = p.covered_by() {
