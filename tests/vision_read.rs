@@ -100,6 +100,19 @@ fn an_empty_place_over_plain_felt_or_no_card_holds_no_card() {
 }
 
 #[test]
+fn a_face_card_whose_template_was_cut_far_off_is_read() {
+    // Swiss-xvii's king of hearts and guyenne-classic's queen of spades show a picture and no
+    // index; what all corners share fits them best several pixels from where their templates
+    // were lined up.
+    let (board, truth) = read_position("swiss-xvii", 1, 0, (1440, 900, 1.0));
+    assert_eq!(truth[22].as_deref(), Some("Kh"));
+    assert_eq!(pyramid_read(&board), truth);
+    let (board, truth) = read_position("guyenne-classic", 3, 0, (1440, 900, 1.0));
+    assert_eq!(truth[3].as_deref(), Some("Qs"));
+    assert_eq!(pyramid_read(&board), truth);
+}
+
+#[test]
 fn accuracy_command_prints_the_table_and_refuses_a_bad_size() {
     let agent = env!("CARGO_BIN_EXE_solitaire-agent");
     let out = std::process::Command::new(agent)

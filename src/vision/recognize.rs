@@ -581,6 +581,20 @@ impl Matcher {
     /// The corner is sampled with a margin and softened once; views are windows of it, corrected
     /// at their border to what softening each alone gives (see `View`).
     pub fn look(&self, frame: &RgbaImage, x: f32, y: f32, card_w: f32) -> Look {
+        self.look_within(frame, x, y, card_w, SPREAD)
+    }
+
+    /// As `look`, but every template at every whole-pixel view of the sampled corner, around
+    /// where the card's edges put it: for a corner whose templates were lined up further off
+    /// than what all cards share can tell (a face card's picture without an index: the mean of
+    /// all templates can fit it best a long way off).
+    pub fn look_thoroughly(&self, frame: &RgbaImage, x: f32, y: f32, card_w: f32) -> Look {
+        self.look_within(frame, x, y, card_w, REACH)
+    }
+
+    /// `look`, trying templates at views up to `spread` template pixels around the anchor (when
+    /// `spread` is `REACH`: around where the card's edges put the corner, every view).
+    fn look_within(&self, frame: &RgbaImage, x: f32, y: f32, card_w: f32, spread: usize) -> Look {
         let [bx, by, bw, bh] = self.index_box;
         let px = bw * card_w / TEMPLATE_W as f32;
         let py = bh * card_w / TEMPLATE_H as f32;
@@ -623,14 +637,17 @@ impl Matcher {
             }
         }
         // Templates were lined up by the same shared features, give or take a few pixels.
-        let clamp = |a: usize| a.clamp(SPREAD, 2 * REACH - SPREAD);
+        if spread == REACH {
+            anchor = (anchor.0, REACH, REACH);
+        }
+        let clamp = |a: usize| a.clamp(spread, 2 * REACH - spread);
         let (ax, ay) = (clamp(anchor.1), clamp(anchor.2));
-        let side = 2 * SPREAD + 1;
+        let side = 2 * spread + 1;
         // The views of the other samplings are cut out when first needed.
         let views: Vec<OnceLock<Option<View>>> = (0..4 * side * side)
             .map(|i| {
                 let (patch, at) = (i / (side * side), i % (side * side));
-                let (ox, oy) = (ax - SPREAD + at % side, ay - SPREAD + at / side);
+                let (ox, oy) = (ax - spread + at % side, ay - spread + at / side);
                 if patch == 0 {
                     OnceLock::from(first[oy * span + ox].take())
                 } else {
@@ -642,6 +659,7 @@ impl Matcher {
             patches,
             views,
             anchor: (ax, ay),
+            spread,
             best: Vec::new(),
         };
         // Every template at the views within a pixel of the anchor (all four samplings) and at
@@ -657,13 +675,13 @@ impl Matcher {
         };
         let near = |i: usize| {
             let (x, y) = lattice(i);
-            let span = 2 * (SPREAD - 1)..=2 * (SPREAD + 1) + 1;
+            let span = 2 * (spread - 1)..=2 * (spread + 1) + 1;
             span.contains(&x) && span.contains(&y)
         };
         let all: Vec<usize> = (0..self.templates.len()).collect();
         let mut windows: Vec<Option<Vec<f32>>> = (0..look.views.len())
             .map(|i| {
-                let (ox, oy) = (ax - SPREAD + i % side, ay - SPREAD + i / side);
+                let (ox, oy) = (ax - spread + i % side, ay - spread + i / side);
                 (i < side * side)
                     .then(|| first_windows[oy * span + ox].take())
                     .flatten()
@@ -1111,11 +1129,13 @@ fn cells(mask: &[usize], w: usize) -> Vec<Cell> {
 pub struct Look {
     /// The corner sampled four ways (whole and half pixels).
     patches: Vec<Corner>,
-    /// The views within `SPREAD` of the anchor, per sampling, row by row; each cut out (see
+    /// The views within `spread` of the anchor, per sampling, row by row; each cut out (see
     /// `View::at`) when first needed. None for a flat window.
     views: Vec<OnceLock<Option<View>>>,
-    /// Where the views are centred in the sampled corner (whole template pixels).
+    /// Where the views are centred in the sampled corner (whole template pixels), and how far
+    /// around it they reach.
     anchor: (usize, usize),
+    spread: usize,
     /// Per template: (best correlation, the view it came from).
     pub best: Vec<(f32, usize)>,
 }
@@ -1123,7 +1143,7 @@ pub struct Look {
 impl Look {
     /// View `i` (see `views`).
     fn view(&self, i: usize) -> Option<&View> {
-        let side = 2 * SPREAD + 1;
+        let side = 2 * self.spread + 1;
         self.views[i]
             .get_or_init(|| {
                 let (patch, at) = (i / (side * side), i % (side * side));
@@ -1131,11 +1151,16 @@ impl Look {
                 View::at(
                     &self.patches,
                     patch,
-                    ax - SPREAD + at % side,
-                    ay - SPREAD + at / side,
+                    ax - self.spread + at % side,
+                    ay - self.spread + at / side,
                 )
             })
             .as_ref()
+    }
+
+    /// The best correlation of any template.
+    pub fn lead(&self) -> f32 {
+        self.best.iter().map(|b| b.0).fold(f32::MIN, f32::max)
     }
 
     /// Template indices by correlation, best first.
@@ -1153,7 +1178,7 @@ impl Look {
     /// The least squared distance, over the `mask` values only, between `template` and view
     /// `around` or a view half a template pixel from it (across, down or both).
     fn nearest(&self, template: &[f32], mask: &[usize], around: usize) -> Option<f32> {
-        let side = 2 * SPREAD + 1;
+        let side = 2 * self.spread + 1;
         // Views by position in half template pixels: 2 × offset + the sampling's half pixel.
         let (patch, at) = (around / (side * side), around % (side * side));
         let (x, y) = (2 * (at % side) + patch % 2, 2 * (at / side) + patch / 2);
@@ -1529,19 +1554,25 @@ pub fn read_board_reusing(
             if (!in_pyramid && felt > 0.6) || (in_pyramid && felt > 0.5) {
                 (None, edge)
             } else {
-                match highlight_band(frame, x, y, w, depth) {
-                    Some((band, colour)) => {
-                        let banded = matcher.under_band(band, colour, w);
-                        (Some((banded.look(frame, x, y, w), Some(banded))), edge)
+                let banded = highlight_band(frame, x, y, w, depth)
+                    .map(|(band, colour)| matcher.under_band(band, colour, w));
+                let m = banded.as_ref().unwrap_or(matcher);
+                let mut look = m.look(frame, x, y, w);
+                // Where a card lies but no template fits it well, every template is tried at
+                // every view (see `Matcher::look_thoroughly`), and the better look kept.
+                if look.lead() < MIN_SCORE && (!in_pyramid || edge >= TOP_EDGE) {
+                    let thorough = m.look_thoroughly(frame, x, y, w);
+                    if thorough.lead() > look.lead() {
+                        look = thorough;
                     }
-                    None => (Some((matcher.look(frame, x, y, w), None)), edge),
                 }
+                (Some((look, banded)), edge)
             }
         })
         .unzip();
     // Settle cards best match first; a card is used once (the full deck).
     let mut order: Vec<usize> = (0..places.len()).filter(|&i| looks[i].is_some()).collect();
-    let lead = |i: usize| looks[i].as_ref().map_or(0.0, |(l, _)| l.ranked()[0].0);
+    let lead = |i: usize| looks[i].as_ref().map_or(0.0, |(l, _)| l.lead());
     order.sort_by(|&a, &b| lead(b).total_cmp(&lead(a)));
     let mut free = [true; 52];
     let mut seen = vec![Seen::Empty; places.len()];
