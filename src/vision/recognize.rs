@@ -142,14 +142,23 @@ pub fn sample(
             rgb,
         };
     }
-    // Each output pixel is the mean of the frame pixels in its span across and its span down
-    // (at least one pixel each), those outside the frame taken from its edge.
-    let spans = |from: f32, step: f32, n: usize, limit: i32| -> Vec<Vec<usize>> {
+    // Each output pixel is the mean of the frame over its span across and its span down, each
+    // frame pixel weighted by how much of it the span covers (those outside the frame taken from
+    // its edge).
+    let spans = |from: f32, step: f32, n: usize, limit: i32| -> Vec<Vec<(usize, f32)>> {
         (0..n)
             .map(|i| {
-                let a = (from + i as f32 * step).floor() as i32;
-                let b = ((from + (i + 1) as f32 * step).floor() as i32).max(a + 1);
-                (a..b).map(|v| v.clamp(0, limit - 1) as usize).collect()
+                let (a, b) = (from + i as f32 * step, from + (i + 1) as f32 * step);
+                let mut out = Vec::new();
+                let mut p = a.floor();
+                while p < b {
+                    let part = (b.min(p + 1.0) - a.max(p)) / (b - a);
+                    if part > 0.0 {
+                        out.push(((p as i32).clamp(0, limit - 1) as usize, part));
+                    }
+                    p += 1.0;
+                }
+                out
             })
             .collect()
     };
@@ -158,20 +167,18 @@ pub fn sample(
     let stride = fw as usize * 4;
     for row in &rows {
         for column in &columns {
-            let mut acc = [0u32; 3];
-            for &yy in row {
+            let mut acc = [0.0f32; 3];
+            for &(yy, wy) in row {
                 let line = &raw[yy * stride..(yy + 1) * stride];
-                for &xx in column {
+                for &(xx, wx) in column {
                     let p = &line[xx * 4..xx * 4 + 3];
-                    acc[0] += p[0] as u32;
-                    acc[1] += p[1] as u32;
-                    acc[2] += p[2] as u32;
+                    let wt = wy * wx;
+                    acc[0] += wt * p[0] as f32;
+                    acc[1] += wt * p[1] as f32;
+                    acc[2] += wt * p[2] as f32;
                 }
             }
-            let n = (row.len() * column.len()) as u32;
-            for a in acc {
-                rgb.push(a as f32 / n as f32);
-            }
+            rgb.extend_from_slice(&acc);
         }
     }
     Patch {
@@ -442,9 +449,11 @@ fn suits_apart(vectors: &[Vec<f32>], suit_means: &[Vec<f32>]) -> Vec<Vec<bool>> 
 }
 
 /// How many times what chance gives the difference of two suits' templates must be, for the
-/// templates to tell them apart (see `suits_apart`). Themes with suits in the corner give 3.9 (anglo_poker's
-/// small clubs and spades) to 25; a corner without them, about 1.4 (tango_nuevo's).
-const MIN_APART: f32 = 2.5;
+/// templates to tell them apart (see `suits_apart`). Themes with suits in the corner give 3.3
+/// (swiss-xvii's) and 3.7 (anglo_poker's small clubs and spades) to 25; a corner without them, 1.8
+/// to 2.6 (tango_nuevo's: what little differs between its clubs' and spades' corners stands out
+/// more since corners are sampled by area).
+const MIN_APART: f32 = 3.0;
 
 /// Templates prepared for matching: normalised vectors.
 #[derive(Clone)]
@@ -510,7 +519,16 @@ impl Matcher {
     /// cards `card_w` pixels wide. Matched against such a card, the band is alike in all of them,
     /// and what the band leaves of each glyph decides (a 6 whose left stroke is covered is not
     /// taken for a 5).
-    pub fn under_band(&self, band: (f32, f32), colour: [u8; 3], card_w: f32) -> Matcher {
+    ///
+    /// `shift` is where the templates sit in a corner, in template pixels from where the card's
+    /// edges put the index box (see `Look::offset`): the band lies along the edges.
+    pub fn under_band(
+        &self,
+        band: (f32, f32),
+        colour: [u8; 3],
+        card_w: f32,
+        shift: (f32, f32),
+    ) -> Matcher {
         let [bx, by, bw, bh] = self.index_box;
         let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
         let (sx, sy) = (bw / tw as f32, bh / th as f32);
@@ -523,9 +541,9 @@ impl Matcher {
             .map(|values| {
                 let mut out = values.clone();
                 for j in 0..th {
-                    let down = covered(by + j as f32 * sy, sy, band.1);
+                    let down = covered(by + (j as f32 + shift.1) * sy, sy, band.1);
                     for i in 0..tw {
-                        let part = covered(bx + i as f32 * sx, sx, band.0).max(down);
+                        let part = covered(bx + (i as f32 + shift.0) * sx, sx, band.0).max(down);
                         let at = (j * tw + i) * 3;
                         for c in 0..3 {
                             out[at + c] += part * (colour[c] as f32 - out[at + c]);
@@ -669,10 +687,7 @@ impl Matcher {
         // half-pixel steps. On every theme this reads exactly as trying every template at every
         // view did, at a third of the cost.
         let at = |x: usize, y: usize| (x % 2 + 2 * (y % 2)) * side * side + (y / 2) * side + x / 2;
-        let lattice = |i: usize| {
-            let (patch, i) = (i / (side * side), i % (side * side));
-            (2 * (i % side) + patch % 2, 2 * (i / side) + patch / 2)
-        };
+        let lattice = |i: usize| look.lattice(i);
         let near = |i: usize| {
             let (x, y) = lattice(i);
             let span = 2 * (spread - 1)..=2 * (spread + 1) + 1;
@@ -798,9 +813,10 @@ impl Matcher {
             return 0.0;
         }
         let region = surroundings(&mask, DUEL_REACH);
+        let (at_a, at_b) = (look.best[a].1, look.best[b].1);
         let (Some(da), Some(db)) = (
-            look.nearest(ta, &region, look.best[a].1),
-            look.nearest(tb, &region, look.best[b].1),
+            look.nearest(ta, &region, at_a),
+            look.nearest(tb, &region, at_b),
         ) else {
             return 0.0;
         };
@@ -1158,6 +1174,28 @@ impl Look {
             .as_ref()
     }
 
+    /// Where the best template fits, in template pixels from where the card's edges put the
+    /// index box (across, down).
+    pub fn offset(&self) -> (f32, f32) {
+        let top = (0..self.best.len())
+            .max_by(|&a, &b| self.best[a].0.total_cmp(&self.best[b].0))
+            .unwrap_or(0);
+        // Half template pixels from the first view, which lies `spread` from the anchor.
+        let (x, y) = self.lattice(self.best[top].1);
+        let from = |anchor: usize, half: usize| {
+            anchor as f32 + 0.5 * half as f32 - (self.spread + REACH) as f32
+        };
+        (from(self.anchor.0, x), from(self.anchor.1, y))
+    }
+
+    /// Where view `i` is, in half template pixels across and down from the first view: 2 ×
+    /// its whole-pixel offset + its sampling's half pixel.
+    fn lattice(&self, i: usize) -> (usize, usize) {
+        let side = 2 * self.spread + 1;
+        let (patch, at) = (i / (side * side), i % (side * side));
+        (2 * (at % side) + patch % 2, 2 * (at / side) + patch / 2)
+    }
+
     /// The best correlation of any template.
     pub fn lead(&self) -> f32 {
         self.best.iter().map(|b| b.0).fold(f32::MIN, f32::max)
@@ -1179,9 +1217,7 @@ impl Look {
     /// `around` or a view half a template pixel from it (across, down or both).
     fn nearest(&self, template: &[f32], mask: &[usize], around: usize) -> Option<f32> {
         let side = 2 * self.spread + 1;
-        // Views by position in half template pixels: 2 × offset + the sampling's half pixel.
-        let (patch, at) = (around / (side * side), around % (side * side));
-        let (x, y) = (2 * (at % side) + patch % 2, 2 * (at / side) + patch / 2);
+        let (x, y) = self.lattice(around);
         let cells = cells(mask, self.patches[0].w);
         let mut best: Option<f32> = None;
         for yy in y.saturating_sub(1)..=(y + 1).min(2 * side - 1) {
@@ -1554,8 +1590,13 @@ pub fn read_board_reusing(
             if (!in_pyramid && felt > 0.6) || (in_pyramid && felt > 0.5) {
                 (None, edge)
             } else {
-                let banded = highlight_band(frame, x, y, w, depth)
-                    .map(|(band, colour)| matcher.under_band(band, colour, w));
+                // The templates sit a little off the card's edges, where the band lies: how far,
+                // the best template shows in a first look.
+                let banded = highlight_band(frame, x, y, w, depth).map(|(band, colour)| {
+                    let first = matcher.under_band(band, colour, w, (0.0, 0.0));
+                    let shift = first.look(frame, x, y, w).offset();
+                    matcher.under_band(band, colour, w, shift)
+                });
                 let m = banded.as_ref().unwrap_or(matcher);
                 let mut look = m.look(frame, x, y, w);
                 // Where a card lies but no template fits it well, every template is tried at
@@ -1660,6 +1701,38 @@ pub fn read_board_reusing(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Sampled down by a step that is not a whole number of pixels, each frame pixel counts by
+    /// how much of it a sample covers: a one-pixel line falls into the samples it crosses by
+    /// its share of each, wherever the steps fall.
+    #[test]
+    fn a_sample_weighs_each_pixel_by_how_much_of_it_it_covers() {
+        // White, with a black column at x = 2.
+        let frame = RgbaImage::from_fn(6, 3, |x, _| {
+            let v = if x == 2 { 0 } else { 255 };
+            image::Rgba([v, v, v, 255])
+        });
+        // Four samples across six pixels: [0, 1.5), [1.5, 3), [3, 4.5), [4.5, 6).
+        let patch = sample(&frame, 0.0, 0.0, 6.0, 3.0, 4, 1);
+        let row: Vec<f32> = patch.rgb.chunks(3).map(|px| px[0]).collect();
+        // The second covers half of pixel 1 and all of the black pixel 2: a third white.
+        let expected = [255.0, 85.0, 255.0, 255.0];
+        for (got, want) in row.iter().zip(expected) {
+            assert!((got - want).abs() < 1e-3, "{row:?}");
+        }
+        // Shifted by three quarters of a pixel, the line is split between two samples, by how
+        // much of it each covers (a quarter and three quarters of a pixel).
+        let patch = sample(&frame, 0.75, 0.0, 4.5, 3.0, 3, 1);
+        let row: Vec<f32> = patch.rgb.chunks(3).map(|px| px[0]).collect();
+        let expected = [
+            255.0 * (1.0 - 0.25 / 1.5),
+            255.0 * (1.0 - 0.75 / 1.5),
+            255.0,
+        ];
+        for (got, want) in row.iter().zip(expected) {
+            assert!((got - want).abs() < 1e-3, "{row:?}");
+        }
+    }
 
     /// A soft straight edge (a cream card over another, shaded over three rows) is a card's top
     /// edge; pips scattered over a card's middle are not, even where they are sharp.
