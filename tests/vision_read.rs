@@ -113,6 +113,16 @@ fn a_face_card_whose_template_was_cut_far_off_is_read() {
 }
 
 #[test]
+fn a_card_that_fits_far_off_does_not_outweigh_one_that_fits_in_place() {
+    // At 800x600, atlasnye's king of diamonds fits the corner of its four of diamonds fairly
+    // well (0.87) some pixels off, where the four fits in place (0.995). Weighed each where it
+    // fits best, the king's picture came close enough to leave the four unsure.
+    let (board, truth) = read_position("atlasnye", 1, 0, (800, 600, 1.0));
+    assert_eq!(truth[2].as_deref(), Some("4d"));
+    assert_eq!(pyramid_read(&board), truth);
+}
+
+#[test]
 fn accuracy_command_prints_the_table_and_refuses_a_bad_size() {
     let agent = env!("CARGO_BIN_EXE_solitaire-agent");
     let out = std::process::Command::new(agent)

@@ -813,7 +813,18 @@ impl Matcher {
             return 0.0;
         }
         let region = surroundings(&mask, DUEL_REACH);
-        let (at_a, at_b) = (look.best[a].1, look.best[b].1);
+        // Where the two fit best more than a pixel apart (a king's picture can fit a four's
+        // corner some way off), both are lined up where the better of them fits: the duel weighs
+        // them against the same pixels.
+        let (mut at_a, mut at_b) = (look.best[a].1, look.best[b].1);
+        if look.apart(at_a, at_b) > 2 {
+            let at = if look.best[a].0 >= look.best[b].0 {
+                at_a
+            } else {
+                at_b
+            };
+            (at_a, at_b) = (at, at);
+        }
         let (Some(da), Some(db)) = (
             look.nearest(ta, &region, at_a),
             look.nearest(tb, &region, at_b),
@@ -1194,6 +1205,13 @@ impl Look {
         let side = 2 * self.spread + 1;
         let (patch, at) = (i / (side * side), i % (side * side));
         (2 * (at % side) + patch % 2, 2 * (at / side) + patch / 2)
+    }
+
+    /// How far apart views `i` and `j` are, in half template pixels (the larger of across and
+    /// down).
+    fn apart(&self, i: usize, j: usize) -> usize {
+        let ((xi, yi), (xj, yj)) = (self.lattice(i), self.lattice(j));
+        xi.abs_diff(xj).max(yi.abs_diff(yj))
     }
 
     /// The best correlation of any template.
