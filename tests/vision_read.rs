@@ -10,7 +10,7 @@ use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::accuracy::{calibrate_rendered, measure, positions, CALIBRATION_SEED};
 use solitaire_agent::vision::profile::Profile;
 use solitaire_agent::vision::read_frame;
-use solitaire_agent::vision::recognize::{Board, Matcher, Seen};
+use solitaire_agent::vision::recognize::{Matcher, Seen};
 
 /// Every place not read right, at each size, over `deals` deals.
 fn mistakes(theme: &str, sizes: &[(u32, u32, f32)], deals: u64) -> Vec<String> {
@@ -52,13 +52,15 @@ fn anglo_theme_reads_every_card() {
 }
 
 /// Reads position `which` of deal `seed` (see `positions`) drawn in `theme` at `size`, with
-/// templates calibrated at 1440×900; and what the pyramid truly holds there.
-fn read_position(
+/// templates calibrated at 1440×900, and checks that pyramid place `place` holds `card` there
+/// (None: empty) and that the whole pyramid is read as it is: every card right, every empty place
+/// empty, nothing unsure.
+fn assert_pyramid_read(
     theme: &str,
-    seed: u64,
-    which: usize,
+    (seed, which): (u64, usize),
     size: (u32, u32, f32),
-) -> (Board, Vec<Option<String>>) {
+    (place, card): (usize, Option<&str>),
+) {
     let mut r = Renderer::new(Theme::load(theme).unwrap());
     let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
     let mut matcher = Matcher::new(&templates);
@@ -66,17 +68,18 @@ fn read_position(
     let layout = r.layout(size.0, size.1, size.2);
     let frame = r.render(&Scene::still(&state, selection, "DEAL 1".into()), &layout);
     let (board, _) = read_frame(&frame, &Profile::practice_table(), &mut matcher).unwrap();
-    let truth = state
+    let truth: Vec<Option<String>> = state
         .pyramid
         .iter()
         .map(|c| c.map(|c| c.to_string()))
         .collect();
-    (board, truth)
-}
-
-/// The pyramid as read: a card's name, "?" when unsure, None when empty.
-fn pyramid_read(board: &Board) -> Vec<Option<String>> {
-    board
+    assert_eq!(
+        truth[place].as_deref(),
+        card,
+        "{theme}: the position changed"
+    );
+    // The pyramid as read: a card's name, "?" when unsure, None when empty.
+    let read: Vec<Option<String>> = board
         .pyramid
         .iter()
         .map(|seen| match seen {
@@ -84,7 +87,8 @@ fn pyramid_read(board: &Board) -> Vec<Option<String>> {
             Seen::Card(c, _) => Some(c.to_string()),
             Seen::Unknown(_) => Some("?".into()),
         })
-        .collect()
+        .collect();
+    assert_eq!(read, truth, "{theme} deal {seed} at {size:?}");
 }
 
 #[test]
@@ -93,10 +97,7 @@ fn an_empty_place_over_plain_felt_or_no_card_holds_no_card() {
     // places 10 and 16 are empty; 16's corner then shows the middle of the jack behind, whose
     // line looks like a card's top edge, while 10 shows mostly felt. Place 16 lies over 10, so
     // it cannot hold a card.
-    let (board, truth) = read_position("berlin", 1, 1, (800, 600, 1.0));
-    assert_eq!(truth[10], None);
-    assert_eq!(truth[16], None);
-    assert_eq!(pyramid_read(&board), truth);
+    assert_pyramid_read("berlin", (1, 1), (800, 600, 1.0), (16, None));
 }
 
 #[test]
@@ -104,12 +105,8 @@ fn a_face_card_whose_template_was_cut_far_off_is_read() {
     // Swiss-xvii's king of hearts and guyenne-classic's queen of spades show a picture and no
     // index; what all corners share fits them best several pixels from where their templates
     // were lined up.
-    let (board, truth) = read_position("swiss-xvii", 1, 0, (1440, 900, 1.0));
-    assert_eq!(truth[22].as_deref(), Some("Kh"));
-    assert_eq!(pyramid_read(&board), truth);
-    let (board, truth) = read_position("guyenne-classic", 3, 0, (1440, 900, 1.0));
-    assert_eq!(truth[3].as_deref(), Some("Qs"));
-    assert_eq!(pyramid_read(&board), truth);
+    assert_pyramid_read("swiss-xvii", (1, 0), (1440, 900, 1.0), (22, Some("Kh")));
+    assert_pyramid_read("guyenne-classic", (3, 0), (1440, 900, 1.0), (3, Some("Qs")));
 }
 
 #[test]
@@ -117,9 +114,7 @@ fn a_card_that_fits_far_off_does_not_outweigh_one_that_fits_in_place() {
     // At 800x600, atlasnye's king of diamonds fits the corner of its four of diamonds fairly
     // well (0.87) some pixels off, where the four fits in place (0.995). Weighed each where it
     // fits best, the king's picture came close enough to leave the four unsure.
-    let (board, truth) = read_position("atlasnye", 1, 0, (800, 600, 1.0));
-    assert_eq!(truth[2].as_deref(), Some("4d"));
-    assert_eq!(pyramid_read(&board), truth);
+    assert_pyramid_read("atlasnye", (1, 0), (800, 600, 1.0), (2, Some("4d")));
 }
 
 #[test]
