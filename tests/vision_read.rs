@@ -118,6 +118,14 @@ fn a_card_that_fits_far_off_does_not_outweigh_one_that_fits_in_place() {
 }
 
 #[test]
+fn a_corner_cut_from_the_wrong_edge_is_looked_at_again_where_the_card_fits() {
+    // Ornamental's soft cream edges at 2560x1440 scale 2.5: the corner of the ace of clubs in
+    // place 8 snaps 14 pixels left, onto the hearts of the card beside it, where the best fit
+    // (the ace of spades) lay at the very edge of the views tried.
+    assert_pyramid_read("ornamental", (2, 0), (2560, 1440, 2.5), (8, Some("Ac")));
+}
+
+#[test]
 fn accuracy_command_prints_the_table_and_refuses_a_bad_size() {
     let agent = env!("CARGO_BIN_EXE_solitaire-agent");
     let out = std::process::Command::new(agent)

@@ -558,6 +558,15 @@ impl Matcher {
         m
     }
 
+    /// The size of a template pixel on cards `card_w` pixels wide, across and down.
+    fn template_pixel(&self, card_w: f32) -> (f32, f32) {
+        let [_, _, bw, bh] = self.index_box;
+        (
+            bw * card_w / TEMPLATE_W as f32,
+            bh * card_w / TEMPLATE_H as f32,
+        )
+    }
+
     /// Whether the templates tell every two suits apart (see `suits_apart`): a theme whose index
     /// corner holds no suit does not.
     pub fn shows_suits(&self) -> bool {
@@ -1199,6 +1208,16 @@ impl Look {
         (from(self.anchor.0, x), from(self.anchor.1, y))
     }
 
+    /// Whether the best template's best view is at the edge of the views tried.
+    fn best_at_edge(&self) -> bool {
+        let top = (0..self.best.len())
+            .max_by(|&a, &b| self.best[a].0.total_cmp(&self.best[b].0))
+            .unwrap_or(0);
+        let (x, y) = self.lattice(self.best[top].1);
+        let last = 2 * (2 * self.spread + 1) - 1;
+        x == 0 || y == 0 || x == last || y == last
+    }
+
     /// Where view `i` is, in half template pixels across and down from the first view: 2 ×
     /// its whole-pixel offset + its sampling's half pixel.
     fn lattice(&self, i: usize) -> (usize, usize) {
@@ -1617,6 +1636,16 @@ pub fn read_board_reusing(
                 });
                 let m = banded.as_ref().unwrap_or(matcher);
                 let mut look = m.look(frame, x, y, w);
+                // A best fit at the edge of the views tried may lie further off (a corner cut
+                // from the wrong edge): look again around it, and keep the better look.
+                if look.best_at_edge() {
+                    let (ox, oy) = look.offset();
+                    let (px, py) = m.template_pixel(w);
+                    let again = m.look(frame, x + ox * px, y + oy * py, w);
+                    if again.lead() > look.lead() {
+                        look = again;
+                    }
+                }
                 // Where a card lies but no template fits it well, every template is tried at
                 // every view (see `Matcher::look_thoroughly`), and the better look kept.
                 if look.lead() < MIN_SCORE && (!in_pyramid || edge >= TOP_EDGE) {
