@@ -126,6 +126,30 @@ fn a_corner_cut_from_the_wrong_edge_is_looked_at_again_where_the_card_fits() {
 }
 
 #[test]
+fn a_table_located_off_its_cards_is_never_read_as_empty_places() {
+    // Halfway through deal 11, swiss-xvii at 2560x1440 scale 2.5: the table is located half a
+    // row below the cards, where no slot shows a card's top edge. Every place then looked empty,
+    // and the pyramid was read as cleared; but those places show cards, not the felt, and no card
+    // above them to show there. The frame must be refused, or each place read right or unsure.
+    let mut r = Renderer::new(Theme::load("swiss-xvii").unwrap());
+    let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
+    let mut matcher = Matcher::new(&templates);
+    let (state, selection) = positions(11).swap_remove(1);
+    let layout = r.layout(2560, 1440, 2.5);
+    let frame = r.render(&Scene::still(&state, selection, "DEAL 1".into()), &layout);
+    if let Ok((board, _)) = read_frame(&frame, &Profile::practice_table(), &mut matcher) {
+        for (i, seen) in board.pyramid.iter().enumerate() {
+            let read = match seen {
+                Seen::Empty => None,
+                Seen::Card(c, _) => Some(*c),
+                Seen::Unknown(_) => continue,
+            };
+            assert_eq!(read, state.pyramid[i], "pyramid:{i}");
+        }
+    }
+}
+
+#[test]
 fn accuracy_command_prints_the_table_and_refuses_a_bad_size() {
     let agent = env!("CARGO_BIN_EXE_solitaire-agent");
     let out = std::process::Command::new(agent)

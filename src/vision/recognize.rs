@@ -1598,12 +1598,12 @@ pub fn read_board_reusing(
     // edge there is, and what the corner looks like (none for felt or a place kept from before).
     // A card under a highlight is looked at with templates under the same band (see
     // `Matcher::under_band`), which then also judge it.
-    let (looks, edge_strength): (Vec<Option<Looked>>, Vec<f32>) = places
+    let (looks, edge_and_felt): (Vec<Option<Looked>>, Vec<(f32, f32)>) = places
         .par_iter()
         .enumerate()
         .map(|(i, &(rect, in_pyramid))| {
             if reuse[i].is_some() {
-                return (None, 0.0);
+                return (None, (0.0, 1.0));
             }
             let depth = if in_pyramid {
                 strip
@@ -1625,7 +1625,7 @@ pub fn read_board_reusing(
             };
             let felt = felt_share(frame, look_at);
             if (!in_pyramid && felt > 0.6) || (in_pyramid && felt > 0.5) {
-                (None, edge)
+                (None, (edge, felt))
             } else {
                 // The templates sit a little off the card's edges, where the band lies: how far,
                 // the best template shows in a first look.
@@ -1654,10 +1654,11 @@ pub fn read_board_reusing(
                         look = thorough;
                     }
                 }
-                (Some((look, banded)), edge)
+                (Some((look, banded)), (edge, felt))
             }
         })
         .unzip();
+    let (edge_strength, felt): (Vec<f32>, Vec<f32>) = edge_and_felt.into_iter().unzip();
     // Settle cards best match first; a card is used once (the full deck).
     let mut order: Vec<usize> = (0..places.len()).filter(|&i| looks[i].is_some()).collect();
     let lead = |i: usize| looks[i].as_ref().map_or(0.0, |(l, _)| l.lead());
@@ -1731,6 +1732,30 @@ pub fn read_board_reusing(
                     seen[p.index()] = Seen::Unknown(0.0);
                 }
             }
+        }
+    }
+    // What an empty place's strip shows, when not the felt, is the cards above it hanging down
+    // into it. An empty place that shows no felt and lies under no card is not as found: the
+    // table is not where it was located, or something covers it. It is unsure.
+    let present: Vec<bool> = seen[..PYRAMID_SIZE]
+        .iter()
+        .map(|s| *s != Seen::Empty)
+        .collect();
+    for i in 0..PYRAMID_SIZE {
+        if seen[i] != Seen::Empty || reuse[i].is_some() || felt[i] > 0.5 {
+            continue;
+        }
+        let slot = located.slots[i];
+        let strip = Rect::new(slot.x, slot.y, slot.w, strip as i32);
+        let covered = |r: Rect| {
+            let across = (r.right().min(strip.right()) - r.x.max(strip.x)).max(0);
+            let down = (r.bottom().min(strip.bottom()) - r.y.max(strip.y)).max(0);
+            across * down
+        };
+        let under_a_card = (0..PYRAMID_SIZE)
+            .any(|j| j != i && present[j] && 10 * covered(located.slots[j]) > strip.w * strip.h);
+        if !under_a_card {
+            seen[i] = Seen::Unknown(0.0);
         }
     }
     let mut pyramid = [Seen::Empty; PYRAMID_SIZE];
