@@ -1197,9 +1197,7 @@ impl Look {
     /// Where the best template fits, in template pixels from where the card's edges put the
     /// index box (across, down).
     pub fn offset(&self) -> (f32, f32) {
-        let top = (0..self.best.len())
-            .max_by(|&a, &b| self.best[a].0.total_cmp(&self.best[b].0))
-            .unwrap_or(0);
+        let top = self.leader();
         // Half template pixels from the first view, which lies `spread` from the anchor.
         let (x, y) = self.lattice(self.best[top].1);
         let from = |anchor: usize, half: usize| {
@@ -1208,11 +1206,16 @@ impl Look {
         (from(self.anchor.0, x), from(self.anchor.1, y))
     }
 
+    /// The template that fits best.
+    fn leader(&self) -> usize {
+        (0..self.best.len())
+            .max_by(|&a, &b| self.best[a].0.total_cmp(&self.best[b].0))
+            .unwrap_or(0)
+    }
+
     /// Whether the best template's best view is at the edge of the views tried.
     fn best_at_edge(&self) -> bool {
-        let top = (0..self.best.len())
-            .max_by(|&a, &b| self.best[a].0.total_cmp(&self.best[b].0))
-            .unwrap_or(0);
+        let top = self.leader();
         let (x, y) = self.lattice(self.best[top].1);
         let last = 2 * (2 * self.spread + 1) - 1;
         x == 0 || y == 0 || x == last || y == last
