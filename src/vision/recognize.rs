@@ -622,9 +622,8 @@ impl Matcher {
     /// `look`, trying templates at views up to `spread` template pixels around the anchor (when
     /// `spread` is `REACH`: around where the card's edges put the corner, every view).
     fn look_within(&self, frame: &RgbaImage, x: f32, y: f32, card_w: f32, spread: usize) -> Look {
-        let [bx, by, bw, bh] = self.index_box;
-        let px = bw * card_w / TEMPLATE_W as f32;
-        let py = bh * card_w / TEMPLATE_H as f32;
+        let [bx, by, _, _] = self.index_box;
+        let (px, py) = self.template_pixel(card_w);
         let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
         let (pw, ph) = (tw + 2 * REACH, th + 2 * REACH);
         let r = REACH as f32;
@@ -696,9 +695,8 @@ impl Matcher {
         // half-pixel steps. On every theme this reads exactly as trying every template at every
         // view did, at a third of the cost.
         let at = |x: usize, y: usize| (x % 2 + 2 * (y % 2)) * side * side + (y / 2) * side + x / 2;
-        let lattice = |i: usize| look.lattice(i);
         let near = |i: usize| {
-            let (x, y) = lattice(i);
+            let (x, y) = look.lattice(i);
             let span = 2 * (spread - 1)..=2 * (spread + 1) + 1;
             span.contains(&x) && span.contains(&y)
         };
@@ -767,7 +765,7 @@ impl Matcher {
             }
             let mut tried: Vec<usize> = Vec::new();
             loop {
-                let (x, y) = lattice(best[k].1);
+                let (x, y) = look.lattice(best[k].1);
                 let from = best[k].1;
                 for yy in y.saturating_sub(1)..=(y + 1).min(2 * side - 1) {
                     for xx in x.saturating_sub(1)..=(x + 1).min(2 * side - 1) {
