@@ -101,6 +101,19 @@ fn an_empty_place_over_plain_felt_or_no_card_holds_no_card() {
 }
 
 #[test]
+fn no_card_lies_over_a_place_that_is_gone() {
+    // Halfway through deal 19 (anglo), places 17, 18 and 24 are empty; 24 shows the middle of
+    // the jack of spades behind, whose line looks like a card's top edge. The places 24 would lie
+    // on, 17 and 18, read empty: it cannot hold a card.
+    assert_pyramid_read("anglo", (19, 1), (1440, 900, 1.0), (24, None));
+    // Bellot, deal 6: place 23 lies on 16 (a card) and 17 (empty); one gone is enough.
+    assert_pyramid_read("bellot", (6, 1), (1440, 900, 1.0), (23, None));
+    // Bellot, deal 5: place 25 shows pips of the card behind that fit an index corner (0.81),
+    // but no card's top edge, over 19, which reads empty.
+    assert_pyramid_read("bellot", (5, 1), (1440, 900, 1.0), (25, None));
+}
+
+#[test]
 fn a_face_card_whose_template_was_cut_far_off_is_read() {
     // Swiss-xvii's king of hearts and guyenne-classic's queen of spades show a picture and no
     // index; what all corners share fits them best several pixels from where their templates

@@ -44,6 +44,13 @@ impl Position {
         let (r, c) = (self.row(), self.col());
         (r + 1 < ROWS).then(|| [Position::new(r + 1, c), Position::new(r + 1, c + 1)])
     }
+    /// The cards this one lies on, in the row above (one at either end of a row, none at the top).
+    pub fn covers(self) -> impl Iterator<Item = Position> {
+        let (r, c) = (self.row(), self.col());
+        (c.max(1) - 1..=c)
+            .filter(move |&above| r >= 1 && above < r)
+            .map(move |above| Position::new(r - 1, above))
+    }
     /// Every position that must be gone before this card is uncovered (its whole cone below).
     pub fn cone_below(self) -> u32 {
         let mut mask = 0u32;
@@ -63,6 +70,23 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_card_covers_exactly_the_cards_it_is_covered_by() {
+        for p in Position::all() {
+            for q in Position::all() {
+                let covers = p.covers().any(|x| x == q);
+                let covered = q.covered_by().is_some_and(|kids| kids.contains(&p));
+                assert_eq!(covers, covered, "{p:?} over {q:?}");
+            }
+        }
+        assert_eq!(
+            Position(24).covers().collect::<Vec<_>>(),
+            [Position(17), Position(18)]
+        );
+        assert_eq!(Position(21).covers().collect::<Vec<_>>(), [Position(15)]);
+        assert_eq!(Position(0).covers().count(), 0);
+    }
 
     #[test]
     fn rows_columns_and_covering() {

@@ -1702,27 +1702,20 @@ pub fn read_board_reusing(
             }
         }
     }
-    // A card lies on the two it covers. Where one of those is plainly gone (the felt shows, or
-    // hardly any edge where its top would be and nothing like a card), no card lies over it: a
-    // place there read as unsure, with nothing like a card either, is empty (the middle line of a
-    // court card on the card behind can look like a card's top edge); and so on down the pyramid.
-    let mut bare: Vec<bool> = (0..PYRAMID_SIZE)
-        .map(|i| {
-            reuse[i].is_none()
-                && seen[i] == Seen::Empty
-                && !card_like[i]
-                && (looks[i].is_none() || edge_strength[i] < BARE_EDGE)
-        })
-        .collect();
+    // A card lies on the cards it covers: where one of those is gone (read as empty, with nothing
+    // like a card), no card lies over it. A place there read as unsure, with nothing like a card
+    // or no card's top edge, is empty: what showed an edge or something like an index there is
+    // the picture of a card above hanging down into it (the middle line of a court card, pips).
+    // Rows top down, so that this carries on down the pyramid.
     for p in Position::all() {
-        if !bare[p.index()] {
-            continue;
-        }
-        for kid in p.covered_by().into_iter().flatten() {
-            if matches!(seen[kid.index()], Seen::Unknown(_)) && !card_like[kid.index()] {
-                seen[kid.index()] = Seen::Empty;
-                bare[kid.index()] = true;
-            }
+        let i = p.index();
+        if reuse[i].is_none()
+            && matches!(seen[i], Seen::Unknown(_))
+            && (!card_like[i] || edge_strength[i] < TOP_EDGE)
+            && p.covers()
+                .any(|q| seen[q.index()] == Seen::Empty && !card_like[q.index()])
+        {
+            seen[i] = Seen::Empty;
         }
     }
     // Nor can the two it covers be gone.
