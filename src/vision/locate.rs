@@ -508,9 +508,8 @@ const COARSE_KEPT: usize = 3;
 const CLEARLY_BETTER: f32 = 1.1;
 
 /// Fits `profile` to `frame`. `aspect` is the cards' height over width when known (from the
-/// templates); otherwise it is measured from the pile row. The search runs on a copy shrunk by a
-/// whole factor to at most 1,100 pixels wide; the best fits found there are then refined on the
-/// full frame.
+/// templates); otherwise it is measured from the pile row. The search runs on a copy shrunk to about
+/// 480 pixels wide; the fit is then refined on the full frame.
 pub fn locate(
     frame: &RgbaImage,
     e: &Edges,
