@@ -301,7 +301,7 @@ fn coarse_fit(
     e: &Edges,
     profile: &Profile,
     aspect: Option<f32>,
-) -> Result<Vec<Fit>, NotATable> {
+) -> Result<Fit, NotATable> {
     let (width, height) = (e.width as i32, e.height as i32);
     // 1. Rows: seven equally spaced horizontal edges (the tops of the pyramid rows).
     let profile_rows: Vec<f32> = (0..height)
@@ -483,29 +483,19 @@ fn coarse_fit(
         .par_iter()
         .map(|&(known, fit)| known.map_or_else(|| edges_of(fit), |t| (t, 0.0)))
         .collect();
-    // The best few, best first (ties in the order found).
-    let mut best: Vec<(f32, Fit)> = Vec::with_capacity(COARSE_KEPT + 1);
+    let mut best: Option<(f32, Fit)> = None;
     for (&bound, &(known, fit)) in bounds.iter().zip(&shifted) {
-        if best.len() == COARSE_KEPT && best.last().is_some_and(|&(b, _)| bound.0 <= b) {
-            continue; // cannot beat the last kept
+        if best.is_some_and(|(b, _)| bound.0 <= b) {
+            continue; // cannot beat the best so far
         }
         let t = known.unwrap_or_else(|| total(fit, bound));
-        let at = best.iter().position(|&(b, _)| t > b).unwrap_or(best.len());
-        best.insert(at, (t, fit));
-        best.truncate(COARSE_KEPT);
+        if best.is_none_or(|(b, _)| t > b) {
+            best = Some((t, fit));
+        }
     }
-    if best.is_empty() {
-        return Err(NotATable("no pyramid found".into()));
-    }
-    Ok(best.into_iter().map(|(_, f)| f).collect())
+    best.map(|(_, f)| f)
+        .ok_or_else(|| NotATable("no pyramid found".into()))
 }
-
-/// How many of the best fits on the shrunk copy are refined on the full frame: on the copy, a fit
-/// a tenth too small can edge out the right one (the spacings tried fall either side of it).
-const COARSE_KEPT: usize = 3;
-
-/// How much better than the best coarse fit's, once refined, another's score must be to be taken.
-const CLEARLY_BETTER: f32 = 1.1;
 
 /// Fits `profile` to `frame`. `aspect` is the cards' height over width when known (from the
 /// templates); otherwise it is measured from the pile row. The search runs on a copy shrunk to about
@@ -526,81 +516,20 @@ pub fn locate(
     let k = ((width + 1099) / 1100).max(1) as u32;
     let coarse = if k > 1 {
         let small = shrink(frame, k);
+
         let small_edges = Edges::new(&small);
+        let f = coarse_fit(&small, &small_edges, profile, aspect)?;
         let kf = k as f32;
-        coarse_fit(&small, &small_edges, profile, aspect)?
-            .into_iter()
-            .map(|f| Fit {
-                cx: f.cx * kf + (kf - 1.0) / 2.0,
-                top: f.top * kf + (kf - 1.0) / 2.0,
-                w: f.w * kf,
-                u: f.u * kf,
-            })
-            .collect()
+        Fit {
+            cx: f.cx * kf + (kf - 1.0) / 2.0,
+            top: f.top * kf + (kf - 1.0) / 2.0,
+            w: f.w * kf,
+            u: f.u * kf,
+        }
     } else {
         coarse_fit(frame, e, profile, aspect)?
     };
-    // The best is refined on the full frame. So is each of a size more than 3% off every one
-    // before it, which is taken instead when its refined fit is clearly better (a tenth): fits of
-    // about the same size refine to about the same place, where the first is kept.
-    let mut fit = coarse[0];
-    let mut fit_score = f32::MIN;
-    for (i, &start) in coarse.iter().enumerate() {
-        if coarse[..i]
-            .iter()
-            .any(|f| (start.w / f.w - 1.0).abs() <= 0.03)
-        {
-            continue;
-        }
-        let (sc, refined) = refine(e, profile, aspect, k, start);
-        if sc > fit_score * if i == 0 { 1.0 } else { CLEARLY_BETTER } {
-            (fit_score, fit) = (sc, refined);
-        }
-    }
-    let best_score = pyramid_score(e, fit, profile);
-    if best_score < 12.0 {
-        return Err(NotATable(format!(
-            "no Pyramid table found in the picture (best fit has edge contrast {best_score:.1})"
-        )));
-    }
-    // 4. The pile row, below the bottom pyramid row.
-    let w = fit.w;
-    let row6 = fit.top + 6.0 * profile.row_step * fit.u;
-    let stock_x = fit.cx + profile.stock_dx * fit.u - w / 2.0;
-    let waste_x = fit.cx - profile.stock_dx * fit.u - w / 2.0;
-    let (_, aspect) = pile_fit(e, fit, profile, aspect);
-    let pile_y_for = |a: f32| row6 + a * w + profile.pile_gap * fit.u;
-    let card_h = aspect * w;
-    let pile_y = pile_y_for(aspect).round() as i32;
-    let rect = |x: f32, y: f32| {
-        Rect::new(
-            x.round() as i32,
-            y.round() as i32,
-            w.round() as i32,
-            card_h.round() as i32,
-        )
-    };
-    let mut slots = [Rect::new(0, 0, 0, 0); PYRAMID_SIZE];
-    for p in Position::all() {
-        slots[p.index()] = rect(fit.slot_x(p, profile), fit.slot_y(p, profile));
-    }
-    let located = Located {
-        card_w: w,
-        card_h,
-        slots,
-        stock: rect(stock_x, pile_y as f32),
-        waste: rect(waste_x, pile_y as f32),
-        score: best_score,
-    };
-    if located.stock.bottom() > height || located.slots[0].y < 0 {
-        return Err(NotATable("the table does not fit in the picture".into()));
-    }
-    Ok(located)
-}
-
-/// Refines all three numbers of a fit on the full frame by the pyramid's and the piles' edges
-/// (`k`: how much the frame was shrunk for the coarse fit): the refined fit and its score.
-fn refine(e: &Edges, profile: &Profile, aspect: Option<f32>, k: u32, coarse: Fit) -> (f32, Fit) {
+    // Refine all three numbers on the full frame by the pyramid's and the piles' edges.
     let score = |f: Fit| pyramid_score(e, f, profile) + 2.0 * pile_fit(e, f, profile, aspect).0;
     let mut fit = coarse;
     let mut best_score = score(fit);
@@ -660,7 +589,45 @@ fn refine(e: &Edges, profile: &Profile, aspect: Option<f32>, k: u32, coarse: Fit
         }
         take_best(candidates, &mut fit);
     }
-    (best_score, fit)
+    let best_score = pyramid_score(e, fit, profile);
+    if best_score < 12.0 {
+        return Err(NotATable(format!(
+            "no Pyramid table found in the picture (best fit has edge contrast {best_score:.1})"
+        )));
+    }
+    // 4. The pile row, below the bottom pyramid row.
+    let w = fit.w;
+    let row6 = fit.top + 6.0 * profile.row_step * fit.u;
+    let stock_x = fit.cx + profile.stock_dx * fit.u - w / 2.0;
+    let waste_x = fit.cx - profile.stock_dx * fit.u - w / 2.0;
+    let (_, aspect) = pile_fit(e, fit, profile, aspect);
+    let pile_y_for = |a: f32| row6 + a * w + profile.pile_gap * fit.u;
+    let card_h = aspect * w;
+    let pile_y = pile_y_for(aspect).round() as i32;
+    let rect = |x: f32, y: f32| {
+        Rect::new(
+            x.round() as i32,
+            y.round() as i32,
+            w.round() as i32,
+            card_h.round() as i32,
+        )
+    };
+    let mut slots = [Rect::new(0, 0, 0, 0); PYRAMID_SIZE];
+    for p in Position::all() {
+        slots[p.index()] = rect(fit.slot_x(p, profile), fit.slot_y(p, profile));
+    }
+    let located = Located {
+        card_w: w,
+        card_h,
+        slots,
+        stock: rect(stock_x, pile_y as f32),
+        waste: rect(waste_x, pile_y as f32),
+        score: best_score,
+    };
+    if located.stock.bottom() > height || located.slots[0].y < 0 {
+        return Err(NotATable("the table does not fit in the picture".into()));
+    }
+    Ok(located)
 }
 
 /// The buttons the agent presses, in frame pixels (centres).
