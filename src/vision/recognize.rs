@@ -838,9 +838,18 @@ impl Matcher {
         ) else {
             return 0.0;
         };
-        ((db - da) / dab).clamp(-1.0, 1.0)
+        // Over few pixels the margin says less: it is weighed down by the square root of how many
+        // short of `DUEL_EVIDENCE` the values where they differ are.
+        let evidence = (mask.len() as f32 / DUEL_EVIDENCE).min(1.0).sqrt();
+        ((db - da) / dab).clamp(-1.0, 1.0) * evidence
     }
 }
+
+/// How many template values (pixels × channels) two templates must differ at for a duel's margin
+/// to count in full. Ornamental's clubs and spades differ only at the top of the suit under a
+/// covered card's rank (about 30 pixels), where a margin of 0.3 can still go the wrong way; every
+/// other theme's suits and ranks differ at well over 100 pixels.
+const DUEL_EVIDENCE: f32 = 300.0;
 
 /// How far around the pixels where two templates differ, in template pixels, the duel lines them
 /// up.
@@ -1319,6 +1328,85 @@ pub fn decide(matcher: &Matcher, look: &Look, free: &[bool; 52]) -> Option<(usiz
     Some((champion, look.best[champion].0, margin))
 }
 
+/// Settles the `open` places, unsure which card they hold, by the full deck (see
+/// `read_board_reusing`), claiming in `free` the cards it gives them; returns the places settled. First each is decided again among the cards still
+/// free (a card read after it may have been its rival), until nothing changes. Then two places
+/// each torn between the same two cards, every other candidate clearly beaten, take them one way
+/// round or the other when the two duels together say so by `PAIR_MARGIN`.
+fn settle(
+    matcher: &Matcher,
+    looks: &[Option<Looked>],
+    free: &mut [bool; 52],
+    seen: &mut [Seen],
+    mut open: Vec<usize>,
+) -> Vec<usize> {
+    let look_of = |i: usize| {
+        let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
+        (look, banded.as_ref().unwrap_or(matcher))
+    };
+    let mut settled = Vec::new();
+    let mut claim = |i: usize, k: usize, confidence: f32, free: &mut [bool; 52]| {
+        free[k] = false;
+        seen[i] = Seen::Card(Card::from_index(k), confidence.clamp(0.0, 1.0));
+        i
+    };
+    loop {
+        let mut changed = false;
+        open.retain(|&i| {
+            let (look, m) = look_of(i);
+            match decide(m, look, free) {
+                Some((k, score, margin)) if margin >= MIN_MARGIN => {
+                    settled.push(claim(i, k, score.min(0.5 + margin / 2.0), free));
+                    changed = true;
+                    false
+                }
+                _ => true,
+            }
+        });
+        if !changed {
+            break;
+        }
+    }
+    // The two cards a place is torn between, with the duel of the first against the second.
+    let torn = |i: usize, free: &[bool; 52]| -> Option<(usize, usize, f32)> {
+        let (look, m) = look_of(i);
+        let close = close_candidates(look, free);
+        let (&a, &b) = (close.first()?, close.get(1)?);
+        let beaten = |x: usize| close[2..].iter().all(|&c| m.duel(look, x, c) >= MIN_MARGIN);
+        (beaten(a) && beaten(b)).then(|| (a, b, m.duel(look, a, b)))
+    };
+    for x in 0..open.len() {
+        for y in x + 1..open.len() {
+            let (i, j) = (open[x], open[y]);
+            if settled.contains(&i) || settled.contains(&j) {
+                continue;
+            }
+            let (Some((a, b, di)), Some((c, d, dj))) = (torn(i, free), torn(j, free)) else {
+                continue;
+            };
+            // i takes a and j takes b: by how much the duels favour that over the other way.
+            let joint = match (c, d) {
+                (c, d) if (c, d) == (b, a) => di + dj,
+                (c, d) if (c, d) == (a, b) => di - dj,
+                _ => continue,
+            };
+            let score = |i: usize, k: usize| look_of(i).0.best[k].0;
+            if joint >= PAIR_MARGIN {
+                settled.push(claim(i, a, score(i, a).min(0.5 + joint / 4.0), free));
+                settled.push(claim(j, b, score(j, b).min(0.5 + joint / 4.0), free));
+            } else if joint <= -PAIR_MARGIN {
+                settled.push(claim(i, b, score(i, b).min(0.5 - joint / 4.0), free));
+                settled.push(claim(j, a, score(j, a).min(0.5 - joint / 4.0), free));
+            }
+        }
+    }
+    settled
+}
+
+/// How far two duels together must favour one way of giving two places two cards (see `settle`):
+/// `MIN_MARGIN` for each, as a sum of two.
+const PAIR_MARGIN: f32 = MIN_MARGIN * std::f32::consts::SQRT_2;
+
 /// Share of felt-like pixels in a rectangle (sampled).
 fn felt_share(frame: &RgbaImage, r: Rect) -> f32 {
     let (mut n, mut felt) = (0u32, 0u32);
@@ -1445,9 +1533,12 @@ const OUTER_LINE: f32 = 0.85;
 /// behind gives only where their pips or pictures happen to cross a row. The change is taken over
 /// three pixels, so that the soft edge of a cream card over another (ornamental's, at large sizes)
 /// counts too.
-fn top_edge_continuity(e: &Edges, x: i32, y: i32, w: f32) -> f32 {
+fn top_edge_continuity(frame: &RgbaImage, x: i32, y: i32, w: f32) -> f32 {
     let (x0, x1) = (x + (0.1 * w) as i32, x + (0.9 * w) as i32);
-    let changes = |xx: i32, yy: i32| e.grey_at(xx, yy + 1).abs_diff(e.grey_at(xx, yy - 2)) > 15;
+    let changes = |xx: i32, yy: i32| {
+        let (below, above) = (pixel_at(frame, xx, yy + 1), pixel_at(frame, xx, yy - 2));
+        (0..3).any(|c| below[c].abs_diff(above[c]) > 15)
+    };
     let best = (y - 2..=y + 1)
         .map(|yy| {
             (x0..x1)
@@ -1618,7 +1709,7 @@ pub fn read_board_reusing(
                 -1
             };
             let (x, y, _) = snap_corner_within(e, rect, depth, w, from);
-            let edge = top_edge_continuity(e, x as i32, y as i32, w);
+            let edge = top_edge_continuity(frame, x as i32, y as i32, w);
             let look_at = if in_pyramid {
                 Rect::new(rect.x, rect.y, rect.w, strip as i32)
             } else {
@@ -1702,6 +1793,16 @@ pub fn read_board_reusing(
             }
         }
     }
+    // The full deck settles some unsure places: a card read later is not a candidate any more,
+    // and two places torn between the same two cards are weighed together.
+    // (Only places unsure of which card they hold: not those without a card's top edge.)
+    let open: Vec<usize> = unsure
+        .iter()
+        .map(|&(i, _)| i)
+        .filter(|&i| !places[i].1 || edge_strength[i] >= TOP_EDGE)
+        .collect();
+    let settled = settle(matcher, &looks, &mut free, &mut seen, open);
+    unsure.retain(|(i, _)| !settled.contains(i));
     // A card lies on the cards it covers: where one of those is gone (read as empty, with nothing
     // like a card), no card lies over it. A place there read as unsure, with nothing like a card
     // or no card's top edge, is empty: what showed an edge or something like an index there is
@@ -1811,7 +1912,7 @@ mod tests {
                 soft.put_pixel(x, y, image::Rgba([v, v, v - 10, 255]));
             }
         }
-        assert!(top_edge_continuity(&Edges::new(&soft), 10, 40, 100.0) > 0.95);
+        assert!(top_edge_continuity(&soft, 10, 40, 100.0) > 0.95);
         let mut pips = RgbaImage::from_pixel(120, 80, card);
         for (px, py) in [(20, 30), (55, 38), (85, 42)] {
             for y in py..py + 8 {
@@ -1820,7 +1921,7 @@ mod tests {
                 }
             }
         }
-        let scattered = top_edge_continuity(&Edges::new(&pips), 10, 40, 100.0);
+        let scattered = top_edge_continuity(&pips, 10, 40, 100.0);
         assert!(scattered < TOP_EDGE, "{scattered}");
     }
 
