@@ -322,7 +322,7 @@ fn coarse_fit(
     while s <= s_max {
         let last = (height as f32 - 6.0 * s - s / profile.row_step).max(0.0) as i32;
         let w = s / profile.row_step;
-        let mut firsts = [(f32::MIN, 0i32); 2];
+        let mut firsts: Vec<(f32, i32)> = Vec::with_capacity(TOPS_PER_SPACING + 1);
         for top in 0..last {
             // Each row's top edge, as mean contrast per card it can hold, capped so that one long
             // line (a toolbar's edge) cannot stand in for several rows.
@@ -332,20 +332,16 @@ fn coarse_fit(
                     (row_at(y) / ((r + 1) as f32 * 0.8 * w)).min(40.0)
                 })
                 .sum();
-            if score > firsts[0].0 {
-                if (top - firsts[0].1).abs() > 3 {
-                    firsts[1] = firsts[0];
-                }
-                firsts[0] = (score, top);
-            } else if score > firsts[1].0 && (top - firsts[0].1).abs() > 3 {
-                firsts[1] = (score, top);
+            // Tops within 3 pixels of one another are one: the better is kept.
+            match firsts.iter().position(|f| (top - f.1).abs() <= 3) {
+                Some(j) if score > firsts[j].0 => firsts[j] = (score, top),
+                Some(_) => continue,
+                None => firsts.push((score, top)),
             }
+            firsts.sort_by(|a, b| b.0.total_cmp(&a.0));
+            firsts.truncate(TOPS_PER_SPACING);
         }
-        for (score, top) in firsts {
-            if score > f32::MIN {
-                picked.push((top as f32, s));
-            }
-        }
+        picked.extend(firsts.iter().map(|&(_, top)| (top as f32, s)));
         s += 0.5;
     }
     // 2. For each, the centre from the strips' vertical edges, then the full score: pyramid edges
@@ -496,6 +492,11 @@ fn coarse_fit(
     best.map(|(_, f)| f)
         .ok_or_else(|| NotATable("no pyramid found".into()))
 }
+
+/// How many distinct tops `coarse_fit` keeps for each row spacing. Rows capped at full contrast
+/// score alike: a toolbar's edge and the cards' tops a row lower fit as well as the cards' tops, and
+/// with two kept, the right one could be left out (dondorf at 2560x1440@2.5, located 40 px low).
+const TOPS_PER_SPACING: usize = 3;
 
 /// Fits `profile` to `frame`. `aspect` is the cards' height over width when known (from the
 /// templates); otherwise it is measured from the pile row. The search runs on a copy shrunk to about
