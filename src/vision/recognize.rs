@@ -414,13 +414,13 @@ fn rank_and_suit_means(vectors: &[Vec<f32>]) -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
     )
 }
 
-/// Whether the templates tell each two suits apart, by suit index. The difference of the two
-/// suits' means must stand well above what it would be by chance: the spread of the differences
+/// How far apart the templates show each two suits, by suit index: how many times what it would be
+/// by chance the difference of the two suits' means is (at least `MIN_APART` to tell them apart), the spread of the differences
 /// of their cards of each rank (how each glyph fell on the pixels, the cards around), shrunk by
 /// averaging 13 of them. A theme whose index corner shows no suit gives suits no further apart
 /// than that.
-fn suits_apart(vectors: &[Vec<f32>], suit_means: &[Vec<f32>]) -> Vec<Vec<bool>> {
-    let mut out = vec![vec![true; 4]; 4];
+fn suits_apart(vectors: &[Vec<f32>], suit_means: &[Vec<f32>]) -> Vec<Vec<f32>> {
+    let mut out = vec![vec![f32::INFINITY; 4]; 4];
     for a in 0..4 {
         for b in a + 1..4 {
             let mean: Vec<f32> = suit_means[a]
@@ -440,9 +440,13 @@ fn suits_apart(vectors: &[Vec<f32>], suit_means: &[Vec<f32>]) -> Vec<Vec<bool>> 
                 })
                 .sum::<f32>()
                 / (13 * 13) as f32;
-            let distinct = signal >= MIN_APART * chance;
-            out[a][b] = distinct;
-            out[b][a] = distinct;
+            let apart = if chance > 0.0 {
+                signal / chance
+            } else {
+                f32::INFINITY
+            };
+            out[a][b] = apart;
+            out[b][a] = apart;
         }
     }
     out
@@ -468,9 +472,9 @@ pub struct Matcher {
     /// (how their glyphs fell on the pixels, the cards around them).
     rank_means: Vec<Vec<f32>>,
     suit_means: Vec<Vec<f32>>,
-    /// Whether the templates show two suits apart (by suit index): see `suits_apart`. (Ranks are what
-    /// an index corner shows first; of suits, some themes show none there.)
-    suits_apart: Vec<Vec<bool>>,
+    /// How far apart the templates show two suits (by suit index): see `suits_apart`. (Ranks are
+    /// what an index corner shows first; of suits, some themes show none there.)
+    suits_apart: Vec<Vec<f32>>,
     pub index_box: [f32; 4],
     pub aspect: f32,
     /// Card width the templates were made at, and the width they are prepared for now.
@@ -570,7 +574,7 @@ impl Matcher {
     /// Whether the templates tell every two suits apart (see `suits_apart`): a theme whose index
     /// corner holds no suit does not.
     pub fn shows_suits(&self) -> bool {
-        self.suits_apart.iter().flatten().all(|&a| a)
+        self.suits_apart.iter().flatten().all(|&a| a >= MIN_APART)
     }
 
     /// Prepares the templates for cards `card_w` pixels wide: for cards smaller than at
@@ -803,7 +807,7 @@ impl Matcher {
         // Where they differ: for two cards of one rank, where the suits differ; of one suit,
         // where the ranks differ.
         let (ma, mb) = if a % 13 == b % 13 {
-            if !self.suits_apart[a / 13][b / 13] {
+            if self.suits_apart[a / 13][b / 13] < MIN_APART {
                 return 0.0;
             }
             (&self.suit_means[a / 13], &self.suit_means[b / 13])
@@ -838,18 +842,31 @@ impl Matcher {
         ) else {
             return 0.0;
         };
-        // Over few pixels the margin says less: it is weighed down by the square root of how many
-        // short of `DUEL_EVIDENCE` the values where they differ are.
-        let evidence = (mask.len() as f32 / DUEL_EVIDENCE).min(1.0).sqrt();
+        // A margin over few pixels, or between suits the templates show barely apart, says less:
+        // it is weighed down by the lesser of the two (see `DUEL_PIXELS`, `SUITS_CLEARLY_APART`).
+        let pixels = (mask.len() as f32 / DUEL_PIXELS).min(1.0).sqrt();
+        let suits = if a % 13 == b % 13 {
+            (self.suits_apart[a / 13][b / 13] / SUITS_CLEARLY_APART).min(1.0)
+        } else {
+            1.0
+        };
+        let evidence = pixels.min(suits);
         ((db - da) / dab).clamp(-1.0, 1.0) * evidence
     }
 }
 
 /// How many template values (pixels × channels) two templates must differ at for a duel's margin
-/// to count in full. Ornamental's clubs and spades differ only at the top of the suit under a
-/// covered card's rank (about 30 pixels), where a margin of 0.3 can still go the wrong way; every
-/// other theme's suits and ranks differ at well over 100 pixels.
-const DUEL_EVIDENCE: f32 = 300.0;
+/// to count in full; over fewer, it counts by the square root of the share. Under a selected
+/// card's band, atlasnye_skat's 8d and 9d differ at about 30 values, where the 9 won by 0.23;
+/// anglo_modern's ranks at 30 to 80 with margins of 0.7 and more.
+const DUEL_PIXELS: f32 = 150.0;
+
+/// How far apart (see `suits_apart`) two suits must be for a duel between them to count in full;
+/// closer, it counts by the share. Ornamental's clubs and spades are 4.7 to 5.1 apart (the suit
+/// under a covered card's rank shows only its top), where margins of up to 0.38 went the wrong
+/// way at 800x600; other themes' suits are 8 to 130 apart (swiss-xvii's 3.4 to 5.4, whose duels
+/// are all clear, 1).
+const SUITS_CLEARLY_APART: f32 = 12.0;
 
 /// How far around the pixels where two templates differ, in template pixels, the duel lines them
 /// up.
