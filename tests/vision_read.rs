@@ -4,10 +4,14 @@
 //! `solitaire-agent accuracy` measures the others, see the README's vision section.)
 
 use solitaire_agent::cards::Deck;
+use solitaire_agent::cli::table::position_after;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::scene::Scene;
 use solitaire_agent::table::theme::Theme;
-use solitaire_agent::vision::accuracy::{calibrate_rendered, measure, positions, CALIBRATION_SEED};
+use solitaire_agent::vision::accuracy::{
+    calibrate_rendered, calibration_frames_at, measure, positions, CALIBRATION_SEED,
+};
+use solitaire_agent::vision::calibrate::calibrate;
 use solitaire_agent::vision::profile::Profile;
 use solitaire_agent::vision::read_frame;
 use solitaire_agent::vision::recognize::{Matcher, Seen};
@@ -111,6 +115,38 @@ fn no_card_lies_over_a_place_that_is_gone() {
     // Bellot, deal 5: place 25 shows pips of the card behind that fit an index corner (0.81),
     // but no card's top edge, over 19, which reads empty.
     assert_pyramid_read("bellot", (5, 1), (1440, 900, 1.0), (25, None));
+}
+
+#[test]
+fn a_line_across_a_court_card_behind_an_empty_place_is_no_card_edge() {
+    // Anglo at 1920x1080, display scale 1.5, calibrated there on deal 5 as the agent does, deal 10
+    // after 34 steps of its solution (the agent stopped there in the window test): place 12 is
+    // empty, and its corner shows the six of clubs' pips and the king of diamonds behind. A line
+    // across the king's picture changes colour along most of it (0.68 of an edge counted in any
+    // channel), and the pips fit the seven of spades' corner at 0.80: it was read as 7s.
+    let look = (1920, 1080, 1.5);
+    let mut r = Renderer::new(Theme::load("anglo").unwrap());
+    let frames =
+        calibration_frames_at(&mut r, &Deck::shuffled(5), (look.0, look.1), look.2).unwrap();
+    let templates =
+        calibrate(&frames, &Deck::shuffled(5), &Profile::practice_table(), "t").unwrap();
+    let mut matcher = Matcher::new(&templates);
+    let steps = "Ks,Draw,Draw,Draw,Draw,6s+7d,Draw,2d+Js,Draw,Draw,Kc,Draw,5c+8c,2h+Jh,Draw,Draw,\
+                 Draw,Draw,3s+Th,Draw,2s+Jd,6d+7s,Ah+Qs,5s+8h,4s+9c,4h+9h,Recycle,Draw,Draw,3c+Tc,\
+                 5h+8d,4c+9s,3d+Ts,Ad+Qh";
+    let state = position_after(&Deck::shuffled(10), steps).unwrap();
+    assert_eq!(state.pyramid[12], None, "the position changed");
+    let layout = r.layout(look.0, look.1, look.2);
+    let frame = r.render(&Scene::still(&state, None, "DEAL 10".into()), &layout);
+    let (board, _) = read_frame(&frame, &Profile::practice_table(), &mut matcher).unwrap();
+    for (i, (seen, truth)) in board.pyramid.iter().zip(state.pyramid).enumerate() {
+        let read = match seen {
+            Seen::Empty => None,
+            Seen::Card(c, _) => Some(*c),
+            Seen::Unknown(_) => panic!("place {i} unsure, holds {truth:?}"),
+        };
+        assert_eq!(read, truth, "place {i}");
+    }
 }
 
 #[test]

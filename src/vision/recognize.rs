@@ -1545,11 +1545,13 @@ fn outermost_line(
 const OUTER_LINE: f32 = 0.85;
 
 /// How much of a card's top edge there is at (x, y): the largest share of the columns along it
-/// where the picture changes from above a row to below it, that row one of those within two of y.
-/// A card lying there gives nearly all of them, one line across; an empty slot over the cards
-/// behind gives only where their pips or pictures happen to cross a row. The change is taken over
-/// three pixels, so that the soft edge of a cream card over another (ornamental's, at large sizes)
-/// counts too.
+/// where the picture changes from above a row to below it, and below is the card's face, that
+/// row one of those within two of y. A card lying there gives nearly all of them, one line across
+/// with the same plain face below it; an empty slot over the cards behind gives only where their
+/// pips or pictures happen to cross a row, and a line across a court card's picture has no plain
+/// face below it. The change is taken over three pixels and in any colour channel, so that the
+/// soft edge of a cream card over another (ornamental's, at large sizes: hardly a change in grey,
+/// 20 to 35 levels in the blue) counts too. The face is the row's median colour two rows below.
 fn top_edge_continuity(frame: &RgbaImage, x: i32, y: i32, w: f32) -> f32 {
     let (x0, x1) = (x + (0.1 * w) as i32, x + (0.9 * w) as i32);
     let changes = |xx: i32, yy: i32| {
@@ -1558,13 +1560,40 @@ fn top_edge_continuity(frame: &RgbaImage, x: i32, y: i32, w: f32) -> f32 {
     };
     let best = (y - 2..=y + 1)
         .map(|yy| {
+            let face = median_colour(frame, x0..x1, yy + 2);
+            let on_face = |xx: i32| {
+                let p = pixel_at(frame, xx, yy + 2);
+                (0..3).all(|c| p[c].abs_diff(face[c]) <= FACE_TOLERANCE)
+            };
             (x0..x1)
-                .filter(|&xx| changes(xx, yy) || changes(xx, yy + 1))
+                .filter(|&xx| (changes(xx, yy) || changes(xx, yy + 1)) && on_face(xx))
                 .count()
         })
         .max()
         .unwrap_or(0);
     best as f32 / (x1 - x0).max(1) as f32
+}
+
+/// How far, in any colour channel, a pixel just below a card's top edge may be from the row's
+/// median and still be the card's plain face (see `top_edge_continuity`).
+const FACE_TOLERANCE: u8 = 24;
+
+/// The median of each colour channel along row y, over the columns `xs`.
+fn median_colour(frame: &RgbaImage, xs: std::ops::Range<i32>, y: i32) -> [u8; 3] {
+    let mut channels: [Vec<u8>; 3] = Default::default();
+    for xx in xs {
+        let p = pixel_at(frame, xx, y);
+        for (c, values) in channels.iter_mut().enumerate() {
+            values.push(p[c]);
+        }
+    }
+    channels.map(|mut values| {
+        if values.is_empty() {
+            return 0;
+        }
+        let mid = values.len() / 2;
+        *values.select_nth_unstable(mid).1
+    })
 }
 
 /// The share of the columns along a card's top at (x, y), `w` wide, where the picture changes
@@ -1940,6 +1969,20 @@ mod tests {
         }
         let scattered = top_edge_continuity(&pips, 10, 40, 100.0);
         assert!(scattered < TOP_EDGE, "{scattered}");
+        // A line across a court card's picture, with patches of other colours below it, is no
+        // card's edge, though the picture changes all along it (anglo's Kd hanging down into an
+        // empty place, whose line crossing red, blue and gold read as 0.68 of an edge).
+        let patches = [[200, 30, 30], [40, 60, 190], [220, 180, 40]];
+        let patch = |x: u32, y: u32| {
+            let [r, g, b] = patches[(x as usize / 9 + y as usize / 7) % patches.len()];
+            image::Rgba([r, g, b, 255])
+        };
+        let picture = RgbaImage::from_fn(120, 80, |x, y| if y < 40 { card } else { patch(x, y) });
+        let across_a_picture = top_edge_continuity(&picture, 10, 40, 100.0);
+        assert!(across_a_picture < TOP_EDGE, "{across_a_picture}");
+        // A card lying over that picture, its plain face below the line, is an edge.
+        let face = RgbaImage::from_fn(120, 80, |x, y| if y < 40 { patch(x, y) } else { card });
+        assert!(top_edge_continuity(&face, 10, 40, 100.0) > 0.95);
     }
 
     /// A white card on the felt with a black inner frame 7 pixels inside its edges (a stronger
