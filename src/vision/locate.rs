@@ -495,8 +495,11 @@ fn coarse_fit(
 
 /// How many distinct tops `coarse_fit` keeps for each row spacing. Rows capped at full contrast
 /// score alike: a toolbar's edge and the cards' tops a row lower fit as well as the cards' tops, and
-/// with two kept, the right one could be left out (dondorf at 2560x1440@2.5, located 40 px low).
-const TOPS_PER_SPACING: usize = 3;
+/// with two kept, the right one could be left out (dondorf at 2560x1440@2.5, located 40 px low). A
+/// line across every card (ornamental's scrolls, a third of a row below the top) can make better
+/// rows than the soft tops of cream cards over one another: with three kept, the tops were left
+/// out of ornamental's half-cleared deal 1 at four sizes, located half a row low and refused.
+const TOPS_PER_SPACING: usize = 4;
 
 /// Fits `profile` to `frame`. `aspect` is the cards' height over width when known (from the
 /// templates); otherwise it is measured from the pile row. The search runs on a copy shrunk to about
