@@ -439,15 +439,15 @@ fn coarse_fit(
             (fit, edges_of(fit))
         })
         .collect();
-    // The best six by score, ties in the order found: taken by bound, until no bound left can
-    // reach the sixth.
+    // The best `SHIFTED_BASES` by score, ties in the order found: taken by bound, until no bound
+    // left can reach the last of them.
     let mut by_bound: Vec<usize> = (0..centred.len()).collect();
     by_bound.sort_by(|&i, &j| centred[j].1 .0.total_cmp(&centred[i].1 .0));
     let mut scored: Vec<(f32, usize)> = Vec::new();
     for i in by_bound {
-        if scored.len() >= 6 {
+        if scored.len() >= SHIFTED_BASES {
             scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-            if centred[i].1 .0 < scored[5].0 {
+            if centred[i].1 .0 < scored[SHIFTED_BASES - 1].0 {
                 break;
             }
         }
@@ -459,7 +459,7 @@ fn coarse_fit(
     // well; try those around the best few, and let the piles and the felt decide.
     // (Taken in order, so that ties go as they always did.)
     let mut shifted: Vec<(Option<f32>, Fit)> = Vec::new();
-    for &(score, base) in scored.iter().take(6) {
+    for &(score, base) in scored.iter().take(SHIFTED_BASES) {
         shifted.push((Some(score), base));
         for rows in -3i32..=3 {
             for half_columns in -4i32..=4 {
@@ -492,6 +492,11 @@ fn coarse_fit(
     best.map(|(_, f)| f)
         .ok_or_else(|| NotATable("no pyramid found".into()))
 }
+
+/// How many of the best fits `coarse_fit` also tries shifted by whole rows and half columns. The
+/// right fit of a partly cleared pyramid can be a shift of only the sixth best or worse: with six
+/// taken, one more top kept per spacing (anglo's deal 14 halfway at 2560x1440@2.5) pushed it out.
+const SHIFTED_BASES: usize = 10;
 
 /// How many distinct tops `coarse_fit` keeps for each row spacing. Rows capped at full contrast
 /// score alike: a toolbar's edge and the cards' tops a row lower fit as well as the cards' tops, and
