@@ -5,8 +5,9 @@
 
 use solitaire_agent::cards::Deck;
 use solitaire_agent::cli::table::position_after;
+use solitaire_agent::pyramid::State;
 use solitaire_agent::table::render::Renderer;
-use solitaire_agent::table::scene::Scene;
+use solitaire_agent::table::scene::{Scene, Selection};
 use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::accuracy::{
     calibrate_rendered, calibration_frames_at, measure, positions, CALIBRATION_SEED,
@@ -57,8 +58,7 @@ fn anglo_theme_reads_every_card() {
 
 /// Reads position `which` of deal `seed` (see `positions`) drawn in `theme` at `size`, with
 /// templates calibrated at 1440×900, and checks that pyramid place `place` holds `card` there
-/// (None: empty) and that the whole pyramid is read as it is: every card right, every empty place
-/// empty, nothing unsure.
+/// (None: empty) and that the whole pyramid is read as it is (see `assert_read_exactly`).
 fn assert_pyramid_read(
     theme: &str,
     (seed, which): (u64, usize),
@@ -69,19 +69,32 @@ fn assert_pyramid_read(
     let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
     let mut matcher = Matcher::new(&templates);
     let (state, selection) = positions(seed).swap_remove(which);
+    assert_eq!(
+        state.pyramid[place].map(|c| c.to_string()).as_deref(),
+        card,
+        "{theme}: the position changed"
+    );
+    let tag = format!("{theme} deal {seed} at {size:?}");
+    assert_read_exactly(&mut r, &mut matcher, (&state, selection), size, &tag);
+}
+
+/// Draws `state` (with `selection`) at `size` and checks that the whole pyramid is read as it
+/// is: every card right, every empty place empty, nothing unsure.
+fn assert_read_exactly(
+    r: &mut Renderer,
+    matcher: &mut Matcher,
+    (state, selection): (&State, Option<Selection>),
+    size: (u32, u32, f32),
+    tag: &str,
+) {
     let layout = r.layout(size.0, size.1, size.2);
-    let frame = r.render(&Scene::still(&state, selection, "DEAL 1".into()), &layout);
-    let (board, _) = read_frame(&frame, &Profile::practice_table(), &mut matcher).unwrap();
+    let frame = r.render(&Scene::still(state, selection, "DEAL 1".into()), &layout);
+    let (board, _) = read_frame(&frame, &Profile::practice_table(), matcher).unwrap();
     let truth: Vec<Option<String>> = state
         .pyramid
         .iter()
         .map(|c| c.map(|c| c.to_string()))
         .collect();
-    assert_eq!(
-        truth[place].as_deref(),
-        card,
-        "{theme}: the position changed"
-    );
     // The pyramid as read: a card's name, "?" when unsure, None when empty.
     let read: Vec<Option<String>> = board
         .pyramid
@@ -92,7 +105,7 @@ fn assert_pyramid_read(
             Seen::Unknown(_) => Some("?".into()),
         })
         .collect();
-    assert_eq!(read, truth, "{theme} deal {seed} at {size:?}");
+    assert_eq!(read, truth, "{tag}");
 }
 
 #[test]
@@ -136,17 +149,7 @@ fn a_line_across_a_court_card_behind_an_empty_place_is_no_card_edge() {
                  5h+8d,4c+9s,3d+Ts,Ad+Qh";
     let state = position_after(&Deck::shuffled(10), steps).unwrap();
     assert_eq!(state.pyramid[12], None, "the position changed");
-    let layout = r.layout(look.0, look.1, look.2);
-    let frame = r.render(&Scene::still(&state, None, "DEAL 10".into()), &layout);
-    let (board, _) = read_frame(&frame, &Profile::practice_table(), &mut matcher).unwrap();
-    for (i, (seen, truth)) in board.pyramid.iter().zip(state.pyramid).enumerate() {
-        let read = match seen {
-            Seen::Empty => None,
-            Seen::Card(c, _) => Some(*c),
-            Seen::Unknown(_) => panic!("place {i} unsure, holds {truth:?}"),
-        };
-        assert_eq!(read, truth, "place {i}");
-    }
+    assert_read_exactly(&mut r, &mut matcher, (&state, None), look, "anglo deal 10");
 }
 
 #[test]
