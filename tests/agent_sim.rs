@@ -17,8 +17,8 @@ use solitaire_agent::solver;
 use solitaire_agent::table::game::{Event, Faults, Table};
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
-use solitaire_agent::vision::accuracy::calibration_frames_at;
-use solitaire_agent::vision::calibrate::{calibrate, Corners};
+use solitaire_agent::vision::accuracy::calibrate_rendered_at;
+use solitaire_agent::vision::calibrate::Corners;
 use solitaire_agent::vision::groups::Groups;
 use solitaire_agent::vision::profile::Profile;
 use solitaire_agent::vision::recognize::Matcher;
@@ -157,8 +157,7 @@ fn anglo_deals_at_display_scale_one_and_a_half_are_cleared() {
     };
     let deck = Deck::shuffled(5);
     let mut r = Renderer::new(Theme::load(look.theme).unwrap());
-    let frames = calibration_frames_at(&mut r, &deck, look.size, look.scale).unwrap();
-    let templates = calibrate(&frames, &deck, &Profile::practice_table(), "anglo").unwrap();
+    let templates = calibrate_rendered_at(&mut r, &deck, look.size, look.scale).unwrap();
     let matcher = Matcher::new(&templates);
     let failures: Vec<String> = (1..=20u64)
         .into_par_iter()

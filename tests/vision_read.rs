@@ -10,9 +10,8 @@ use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::scene::{Scene, Selection};
 use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::accuracy::{
-    calibrate_rendered, calibration_frames_at, measure, positions, CALIBRATION_SEED,
+    calibrate_rendered, calibrate_rendered_at, measure, positions, CALIBRATION_SEED,
 };
-use solitaire_agent::vision::calibrate::calibrate;
 use solitaire_agent::vision::profile::Profile;
 use solitaire_agent::vision::read_frame;
 use solitaire_agent::vision::recognize::{Matcher, Seen};
@@ -139,10 +138,8 @@ fn a_line_across_a_court_card_behind_an_empty_place_is_no_card_edge() {
     // channel), and the pips fit the seven of spades' corner at 0.80: it was read as 7s.
     let look = (1920, 1080, 1.5);
     let mut r = Renderer::new(Theme::load("anglo").unwrap());
-    let frames =
-        calibration_frames_at(&mut r, &Deck::shuffled(5), (look.0, look.1), look.2).unwrap();
     let templates =
-        calibrate(&frames, &Deck::shuffled(5), &Profile::practice_table(), "t").unwrap();
+        calibrate_rendered_at(&mut r, &Deck::shuffled(5), (look.0, look.1), look.2).unwrap();
     let mut matcher = Matcher::new(&templates);
     let steps = "Ks,Draw,Draw,Draw,Draw,6s+7d,Draw,2d+Js,Draw,Draw,Kc,Draw,5c+8c,2h+Jh,Draw,Draw,\
                  Draw,Draw,3s+Th,Draw,2s+Jd,6d+7s,Ah+Qs,5s+8h,4s+9c,4h+9h,Recycle,Draw,Draw,3c+Tc,\

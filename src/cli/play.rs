@@ -12,8 +12,7 @@ use crate::cards::Deck;
 use crate::table::game::{Faults, Table};
 use crate::table::render::Renderer;
 use crate::table::theme::Theme;
-use crate::vision::accuracy::calibration_frames_at;
-use crate::vision::calibrate::calibrate;
+use crate::vision::accuracy::calibrate_rendered_at;
 use crate::vision::calibrate::Corners;
 use crate::vision::groups::Groups;
 use crate::vision::profile::Profile;
@@ -41,8 +40,7 @@ pub struct PlayArgs {
 /// by the renderer at the size the agent will play at.
 pub fn sim_templates(theme: Theme, size: (u32, u32), scale: f32) -> Result<Matcher, String> {
     let deck = Deck::shuffled(0x5eed);
-    let frames = calibration_frames_at(&mut Renderer::new(theme), &deck, size, scale)?;
-    let templates = calibrate(&frames, &deck, &Profile::practice_table(), "sim")?;
+    let templates = calibrate_rendered_at(&mut Renderer::new(theme), &deck, size, scale)?;
     Ok(Matcher::new(&templates))
 }
 

@@ -44,7 +44,17 @@ pub fn calibration_frames_at(
 
 /// Calibrates a template set from rendered frames of `deck` (`calibration_frames`).
 pub fn calibrate_rendered(r: &mut Renderer, deck: &Deck) -> Result<Templates, String> {
-    let frames = calibration_frames(r, deck)?;
+    calibrate_rendered_at(r, deck, CALIBRATION_SIZE, 1.0)
+}
+
+/// `calibrate_rendered` from frames drawn in a window of another size and scale.
+pub fn calibrate_rendered_at(
+    r: &mut Renderer,
+    deck: &Deck,
+    size: (u32, u32),
+    scale: f32,
+) -> Result<Templates, String> {
+    let frames = calibration_frames_at(r, deck, size, scale)?;
     calibrate(&frames, deck, &Profile::practice_table(), "rendered")
 }
 
