@@ -4,12 +4,13 @@
 //! known each corner is lined up again with the others of its rank and of its suit; a theme that
 //! prints the suit outside the usual index corner gets an index box across the card's top strip.
 
-use crate::cards::{Card, Deck};
+use crate::cards::{Card, Deck, Suit};
 use crate::pyramid::position::Position;
 use crate::vision::edges::Edges;
 use crate::vision::locate::{locate, Located};
 use crate::vision::profile::Profile;
 use crate::vision::recognize::{sample, snap_corner, snap_pile_corner, Matcher};
+use crate::vision::suits::{self, SuitPrototypes};
 use crate::vision::templates::{Manifest, Templates, TEMPLATE_H, TEMPLATE_W};
 use image::{RgbImage, RgbaImage};
 use std::collections::BTreeMap;
@@ -260,20 +261,68 @@ pub fn templates_showing_suits(
     name: &str,
 ) -> Result<Templates, String> {
     let templates = templates_from(cut, cards, profile, name)?;
-    if Matcher::new(&templates).shows_suits() {
-        return Ok(templates);
-    }
-    let wide = Profile {
-        index_box: wide_index_box(profile.index_box),
-        ..profile.clone()
-    };
-    let wide_cut = corners(frames, &wide, cut.stock_seen)?;
-    let wide_templates = templates_from(&wide_cut, cards, &wide, name)?;
-    Ok(if Matcher::new(&wide_templates).shows_suits() {
-        wide_templates
-    } else {
+    let mut templates = if Matcher::new(&templates).shows_suits() {
         templates
-    })
+    } else {
+        let wide = Profile {
+            index_box: wide_index_box(profile.index_box),
+            ..profile.clone()
+        };
+        let wide_cut = corners(frames, &wide, cut.stock_seen)?;
+        let wide_templates = templates_from(&wide_cut, cards, &wide, name)?;
+        if Matcher::new(&wide_templates).shows_suits() {
+            wide_templates
+        } else {
+            templates
+        }
+    };
+    if let Some(images) = suit_glyphs(frames, cards, profile, cut.stock_seen)? {
+        templates.manifest.suits = Some(
+            Suit::ALL
+                .iter()
+                .map(|s| (s.char().to_string(), format!("suit-{}.png", s.char())))
+                .collect(),
+        );
+        templates.suit_images = Some(images);
+    }
+    Ok(templates)
+}
+
+/// The suits' glyphs under the rank (see `suits`) from the cards seen whole in `frames`: the
+/// pyramid's bottom row on the fresh table, and each stock card drawn onto the waste. None when a
+/// suit was not seen whole, or the glyphs found there do not tell the suits apart.
+fn suit_glyphs(
+    frames: &[RgbaImage],
+    cards: &[Card],
+    profile: &Profile,
+    stock: StockSeen,
+) -> Result<Option<Vec<RgbImage>>, String> {
+    let mut cuts: Vec<(Suit, Vec<f32>)> = Vec::new();
+    let mut aspect = None;
+    for (k, frame) in frames.iter().enumerate() {
+        let e = Edges::new(frame);
+        let here =
+            locate(frame, &e, profile, aspect).map_err(|err| format!("frame {k:02}: {err}"))?;
+        aspect = Some(here.card_h / here.card_w);
+        let w = here.card_w;
+        if k == 0 {
+            let strip = profile.row_step * w;
+            for (slot, card) in here.slots.iter().zip(cards).skip(21) {
+                let (x, y, _) = snap_corner(&e, *slot, strip, w);
+                cuts.push((card.suit, suits::cut(frame, x, y, w)));
+            }
+            continue;
+        }
+        // After k draws the waste's top card is stock card k (clicked on the stock, a king is
+        // removed instead).
+        let card = cards[28 + k - 1];
+        if stock == StockSeen::OnStock && card.is_king() {
+            continue;
+        }
+        let (x, y, _) = snap_pile_corner(&e, here.waste, 0.9 * here.card_h, w);
+        cuts.push((card.suit, suits::cut(frame, x, y, w)));
+    }
+    Ok(suits::prototype_images(&cuts).filter(|images| SuitPrototypes::new(images).is_some()))
 }
 
 /// An index box as tall as `index_box`, across the card's whole width (a small margin each side).
@@ -389,7 +438,9 @@ pub fn templates_from(
             card_width: corners.card_w,
             index_box: profile.index_box,
             cards: files,
+            suits: None,
         },
         images,
+        suit_images: None,
     })
 }

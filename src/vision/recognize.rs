@@ -11,6 +11,7 @@ use crate::pyramid::position::{Position, PYRAMID_SIZE};
 use crate::table::layout::Rect;
 use crate::vision::edges::Edges;
 use crate::vision::locate::Located;
+use crate::vision::suits::{GlyphLook, SuitPrototypes, SUIT_MARGIN};
 use crate::vision::templates::{Templates, TEMPLATE_H, TEMPLATE_W};
 use image::RgbaImage;
 use rayon::prelude::*;
@@ -480,6 +481,8 @@ pub struct Matcher {
     /// Card width the templates were made at, and the width they are prepared for now.
     calibrated_width: f32,
     prepared_width: f32,
+    /// The suits' glyphs under the rank, when the template set has them (see `suits`).
+    suits: Option<SuitPrototypes>,
 }
 
 impl Matcher {
@@ -490,7 +493,12 @@ impl Matcher {
             .map(|img| img.as_raw().iter().map(|&v| v as f32).collect())
             .collect();
         let m = &templates.manifest;
-        Matcher::from_raw(raw, m.index_box, m.aspect, m.card_width)
+        let mut matcher = Matcher::from_raw(raw, m.index_box, m.aspect, m.card_width);
+        matcher.suits = templates
+            .suit_images
+            .as_deref()
+            .and_then(SuitPrototypes::new);
+        matcher
     }
 
     /// A matcher of templates given as RGB values (by card index), cut at `index_box` from cards
@@ -515,6 +523,7 @@ impl Matcher {
             aspect,
             calibrated_width: card_width,
             prepared_width: card_width,
+            suits: None,
         }
     }
 
@@ -842,10 +851,12 @@ impl Matcher {
         ) else {
             return 0.0;
         };
-        // A margin over few pixels, or between suits the templates show barely apart, says less:
-        // it is weighed down by the lesser of the two (see `DUEL_PIXELS`, `SUITS_CLEARLY_APART`).
+        // A margin over few pixels, or between suits the templates show barely apart on cards
+        // smaller than at calibration, says less: it is weighed down by the lesser of the two (see
+        // `DUEL_PIXELS`, `SUITS_CLEARLY_APART`).
         let pixels = (mask.len() as f32 / DUEL_PIXELS).min(1.0).sqrt();
-        let suits = if a % 13 == b % 13 {
+        let smaller = self.prepared_width < 0.97 * self.calibrated_width;
+        let suits = if a % 13 == b % 13 && smaller {
             (self.suits_apart[a / 13][b / 13] / SUITS_CLEARLY_APART).min(1.0)
         } else {
             1.0
@@ -861,11 +872,13 @@ impl Matcher {
 /// anglo_modern's ranks at 30 to 80 with margins of 0.7 and more.
 const DUEL_PIXELS: f32 = 150.0;
 
-/// How far apart (see `suits_apart`) two suits must be for a duel between them to count in full;
-/// closer, it counts by the share. Ornamental's clubs and spades are 4.7 to 5.1 apart (the suit
-/// under a covered card's rank shows only its top), where margins of up to 0.38 went the wrong
-/// way at 800x600; other themes' suits are 8 to 130 apart (swiss-xvii's 3.4 to 5.4, whose duels
-/// are all clear, 1).
+/// How far apart (see `suits_apart`) two suits must be for a duel between them to count in full
+/// on cards smaller than at calibration; closer, it counts by the share. Ornamental's clubs and
+/// spades are 4.7 to 5.1 apart (the suit under a covered card's rank shows only its top), where
+/// margins of up to 0.35 went the wrong way at 800x600 and 1024x768 (uncovered kings); other
+/// themes' suits are 8 to 130 apart (swiss-xvii's 3.4 to 5.4, whose duels are all clear, 1). On
+/// cards as large as at calibration or larger, the same duels all went the right way, by 0.32 or
+/// more on covered cards (5 deals, every size): there they count in full.
 const SUITS_CLEARLY_APART: f32 = 12.0;
 
 /// How far around the pixels where two templates differ, in template pixels, the duel lines them
@@ -1420,6 +1433,60 @@ fn settle(
     settled
 }
 
+/// The card a look is torn between the suits of one rank over, settled by the suit's glyph under
+/// the rank (`glyphs` gives how well it fits each suit's): the close candidates of another rank
+/// must be clearly beaten by the leader, and one candidate suit must fit the glyph clearly better
+/// than the others. Returns (card index, confidence).
+fn by_suit_glyph(
+    matcher: &Matcher,
+    suits: &SuitPrototypes,
+    look: &Look,
+    free: &[bool; 52],
+    glyphs: impl FnOnce(&SuitPrototypes) -> GlyphLook,
+) -> Option<(usize, f32)> {
+    let (leader, score, _) = decide(matcher, look, free)?;
+    let rank = leader % 13;
+    let mut candidate_suits = vec![leader / 13];
+    for k in close_candidates(look, free) {
+        if k == leader {
+            continue;
+        }
+        if k % 13 == rank {
+            candidate_suits.push(k / 13);
+        } else if matcher.duel(look, leader, k) < MIN_MARGIN {
+            return None;
+        }
+    }
+    if candidate_suits.len() < 2 {
+        return None;
+    }
+    let glyph = glyphs(suits);
+    let clearly = |a: usize| {
+        candidate_suits
+            .iter()
+            .filter(|&&b| b != a)
+            .map(|&b| suits.duel(&glyph, a, b))
+            .fold(1.0, f32::min)
+    };
+    let (suit, margin) = candidate_suits
+        .iter()
+        .map(|&a| (a, clearly(a)))
+        .max_by(|x, y| x.1.total_cmp(&y.1))?;
+    if margin < SUIT_MARGIN {
+        return None;
+    }
+    let card = suit * 13 + rank;
+    free[card].then_some((card, score.min(0.5 + margin / 2.0).clamp(0.0, 1.0)))
+}
+
+/// What a place shows besides its look: how strong a card's top edge is there, how much of it is
+/// felt, and where the card's top-left corner was found.
+struct Glance {
+    edge: f32,
+    felt: f32,
+    corner: (f32, f32),
+}
+
 /// How far two duels together must favour one way of giving two places two cards (see `settle`):
 /// `MIN_MARGIN` for each, as a sum of two.
 const PAIR_MARGIN: f32 = MIN_MARGIN * std::f32::consts::SQRT_2;
@@ -1736,12 +1803,19 @@ pub fn read_board_reusing(
     // edge there is, and what the corner looks like (none for felt or a place kept from before).
     // A card under a highlight is looked at with templates under the same band (see
     // `Matcher::under_band`), which then also judge it.
-    let (looks, edge_and_felt): (Vec<Option<Looked>>, Vec<(f32, f32)>) = places
+    let (looks, glances): (Vec<Option<Looked>>, Vec<Glance>) = places
         .par_iter()
         .enumerate()
         .map(|(i, &(rect, in_pyramid))| {
             if reuse[i].is_some() {
-                return (None, (0.0, 1.0));
+                return (
+                    None,
+                    Glance {
+                        edge: 0.0,
+                        felt: 1.0,
+                        corner: (0.0, 0.0),
+                    },
+                );
             }
             let depth = if in_pyramid {
                 strip
@@ -1763,7 +1837,14 @@ pub fn read_board_reusing(
             };
             let felt = felt_share(frame, look_at);
             if (!in_pyramid && felt > 0.6) || (in_pyramid && felt > 0.5) {
-                (None, (edge, felt))
+                (
+                    None,
+                    Glance {
+                        edge,
+                        felt,
+                        corner: (x, y),
+                    },
+                )
             } else {
                 // The templates sit a little off the card's edges, where the band lies: how far,
                 // the best template shows in a first look.
@@ -1792,11 +1873,20 @@ pub fn read_board_reusing(
                         look = thorough;
                     }
                 }
-                (Some((look, banded)), (edge, felt))
+                (
+                    Some((look, banded)),
+                    Glance {
+                        edge,
+                        felt,
+                        corner: (x, y),
+                    },
+                )
             }
         })
         .unzip();
-    let (edge_strength, felt): (Vec<f32>, Vec<f32>) = edge_and_felt.into_iter().unzip();
+    let edge_strength: Vec<f32> = glances.iter().map(|g| g.edge).collect();
+    let felt: Vec<f32> = glances.iter().map(|g| g.felt).collect();
+    let corners: Vec<(f32, f32)> = glances.iter().map(|g| g.corner).collect();
     // Settle cards best match first; a card is used once (the full deck).
     let mut order: Vec<usize> = (0..places.len()).filter(|&i| looks[i].is_some()).collect();
     let lead = |i: usize| looks[i].as_ref().map_or(0.0, |(l, _)| l.lead());
@@ -1838,6 +1928,31 @@ pub fn read_board_reusing(
                 unsure.push((i, cards.into_iter().map(Card::from_index).collect()));
             }
         }
+    }
+    // A card nothing covers shows its suit's glyph whole under the rank: where its index corner
+    // leaves it torn between the suits of one rank, that glyph settles it.
+    if let Some(suits) = &matcher.suits {
+        unsure.retain(|&(i, _)| {
+            let whole = i >= PYRAMID_SIZE
+                || Position::all().nth(i).is_some_and(|p| {
+                    p.covered_by()
+                        .is_none_or(|kids| kids.iter().all(|q| seen[q.index()] == Seen::Empty))
+                });
+            if !whole || (places[i].1 && edge_strength[i] < TOP_EDGE) {
+                return true;
+            }
+            let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
+            let m = banded.as_ref().unwrap_or(matcher);
+            let (x, y) = corners[i];
+            match by_suit_glyph(m, suits, look, &free, |s| s.look(frame, x, y, w)) {
+                Some((k, confidence)) => {
+                    free[k] = false;
+                    seen[i] = Seen::Card(Card::from_index(k), confidence);
+                    false
+                }
+                None => true,
+            }
+        });
     }
     // The full deck settles some unsure places: a card read later is not a candidate any more,
     // and two places torn between the same two cards are weighed together.

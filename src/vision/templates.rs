@@ -1,8 +1,10 @@
 //! Card template sets on disk (`templates/NAME/`): one small PNG per card of its index corner, scaled
 //! to a fixed size so that it matches at every window size and display scale, and a JSON manifest.
-//! Loading checks everything and names what is missing or damaged.
+//! A set may also hold the four suits' glyphs as cards seen whole show them under the rank
+//! (`suits`). Loading checks everything and names what is missing or damaged.
 
-use crate::cards::Card;
+use crate::cards::{Card, Suit};
+use crate::vision::suits::{SUIT_H, SUIT_W};
 use image::RgbImage;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -31,6 +33,10 @@ pub struct Manifest {
     pub index_box: [f32; 4],
     /// Card (like "Th") → PNG file name.
     pub cards: BTreeMap<String, String>,
+    /// The suit glyphs under the rank as cards seen whole show them (see `suits`): suit (like
+    /// "c") → PNG file name, `SUIT_W`×`SUIT_H`. Absent for a theme with no suit glyph there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suits: Option<BTreeMap<String, String>>,
 }
 
 /// A loaded template set.
@@ -39,6 +45,8 @@ pub struct Templates {
     pub manifest: Manifest,
     /// The 52 templates by `Card::index`: RGB values, row by row.
     pub images: Vec<RgbImage>,
+    /// The four suit prototypes by `Suit::index`, when the set has them.
+    pub suit_images: Option<Vec<RgbImage>>,
 }
 
 impl Templates {
@@ -97,6 +105,25 @@ impl Templates {
                 }
             }
         }
+        let mut suit_images = None;
+        if let Some(suits) = &manifest.suits {
+            let mut loaded = Vec::with_capacity(4);
+            for suit in Suit::ALL {
+                let key = suit.char().to_string();
+                let Some(file) = suits.get(&key) else {
+                    missing.push(format!("suit {key}"));
+                    continue;
+                };
+                match image::open(dir.join(file)) {
+                    Ok(img) if img.width() == SUIT_W && img.height() == SUIT_H => {
+                        loaded.push(img.to_rgb8())
+                    }
+                    Ok(img) => damaged.push(format!("{file} is {}x{}", img.width(), img.height())),
+                    Err(e) => damaged.push(format!("{file}: {e}")),
+                }
+            }
+            suit_images = Some(loaded);
+        }
         if !missing.is_empty() || !damaged.is_empty() {
             let mut parts = Vec::new();
             if !missing.is_empty() {
@@ -110,7 +137,11 @@ impl Templates {
                 parts.join("; ")
             ));
         }
-        Ok(Templates { manifest, images })
+        Ok(Templates {
+            manifest,
+            images,
+            suit_images,
+        })
     }
 
     /// Writes the set to `dir` (a new folder next to it first, then renamed, so a failure leaves
@@ -136,6 +167,14 @@ impl Templates {
                     .save_with_format(tmp.join(file), image::ImageFormat::Png)
                     .map_err(|e| format!("cannot write {file}: {e}"))?;
             }
+            if let (Some(files), Some(images)) = (&self.manifest.suits, &self.suit_images) {
+                for (suit, image) in Suit::ALL.iter().zip(images) {
+                    let file = &files[&suit.char().to_string()];
+                    image
+                        .save_with_format(tmp.join(file), image::ImageFormat::Png)
+                        .map_err(|e| format!("cannot write {file}: {e}"))?;
+                }
+            }
             let text = serde_json::to_string_pretty(&self.manifest).expect("manifest");
             std::fs::write(tmp.join(MANIFEST), text + "\n")
                 .map_err(|e| format!("cannot write {MANIFEST}: {e}"))?;
@@ -150,5 +189,89 @@ impl Templates {
             let _ = std::fs::remove_dir_all(&tmp);
         }
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A set of plain templates (each card its own grey) with the four suit glyphs.
+    fn set() -> Templates {
+        let images: Vec<RgbImage> = (0..52)
+            .map(|i| RgbImage::from_pixel(TEMPLATE_W, TEMPLATE_H, image::Rgb([i * 4, 0, 0])))
+            .collect();
+        let suit_images: Vec<RgbImage> = (0..4)
+            .map(|i| RgbImage::from_pixel(SUIT_W, SUIT_H, image::Rgb([0, i * 60, 0])))
+            .collect();
+        Templates {
+            manifest: Manifest {
+                name: "t".into(),
+                format: 1,
+                size: [TEMPLATE_W, TEMPLATE_H],
+                profile: "practice-table".into(),
+                aspect: 1.4,
+                card_width: 100.0,
+                index_box: [0.03, 0.02, 0.34, 0.38],
+                cards: Card::all()
+                    .map(|c| (c.to_string(), format!("{c}.png")))
+                    .collect(),
+                suits: Some(
+                    Suit::ALL
+                        .iter()
+                        .map(|s| (s.char().to_string(), format!("suit-{}.png", s.char())))
+                        .collect(),
+                ),
+            },
+            images,
+            suit_images: Some(suit_images),
+        }
+    }
+
+    fn scratch(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("sa-templates-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn a_saved_set_loads_back_with_its_suit_glyphs() {
+        let dir = scratch("roundtrip");
+        let saved = set();
+        saved.save(&dir).unwrap();
+        let loaded = Templates::load(dir.to_str().unwrap()).unwrap();
+        assert_eq!(loaded.manifest, saved.manifest);
+        assert_eq!(loaded.images, saved.images);
+        assert_eq!(loaded.suit_images, saved.suit_images);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_set_without_suit_glyphs_loads_without_them() {
+        let dir = scratch("nosuits");
+        let mut saved = set();
+        saved.manifest.suits = None;
+        saved.suit_images = None;
+        saved.save(&dir).unwrap();
+        let text = std::fs::read_to_string(dir.join(MANIFEST)).unwrap();
+        assert!(!text.contains("suits"), "{text}");
+        assert!(Templates::load(dir.to_str().unwrap())
+            .unwrap()
+            .suit_images
+            .is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_missing_or_damaged_suit_glyph_is_named() {
+        let dir = scratch("damaged");
+        set().save(&dir).unwrap();
+        std::fs::remove_file(dir.join("suit-s.png")).unwrap();
+        std::fs::write(dir.join("suit-h.png"), b"not a png").unwrap();
+        let err = Templates::load(dir.to_str().unwrap()).unwrap_err();
+        assert!(err.contains("incomplete"), "{err}");
+        assert!(err.contains("suit-s.png"), "{err}");
+        assert!(err.contains("suit-h.png"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
