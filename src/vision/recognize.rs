@@ -11,7 +11,7 @@ use crate::pyramid::position::{Position, PYRAMID_SIZE};
 use crate::table::layout::Rect;
 use crate::vision::edges::Edges;
 use crate::vision::locate::Located;
-use crate::vision::suits::{GlyphLook, SuitPrototypes, COVERED_SUIT_MARGIN, SUIT_MARGIN};
+use crate::vision::suits::{GlyphLook, SuitPrototypes, SUIT_MARGIN};
 use crate::vision::templates::{Templates, TEMPLATE_H, TEMPLATE_W};
 use image::RgbaImage;
 use rayon::prelude::*;
@@ -1442,7 +1442,7 @@ fn by_suit_glyph(
     suits: &SuitPrototypes,
     look: &Look,
     free: &[bool; 52],
-    (glyphs, need): (impl FnOnce(&SuitPrototypes) -> Option<GlyphLook>, f32),
+    glyphs: impl FnOnce(&SuitPrototypes) -> GlyphLook,
 ) -> Option<(usize, f32)> {
     let (leader, score, _) = decide(matcher, look, free)?;
     let rank = leader % 13;
@@ -1460,7 +1460,7 @@ fn by_suit_glyph(
     if candidate_suits.len() < 2 {
         return None;
     }
-    let glyph = glyphs(suits)?;
+    let glyph = glyphs(suits);
     let clearly = |a: usize| {
         candidate_suits
             .iter()
@@ -1472,7 +1472,7 @@ fn by_suit_glyph(
         .iter()
         .map(|&a| (a, clearly(a)))
         .max_by(|x, y| x.1.total_cmp(&y.1))?;
-    if margin < need {
+    if margin < SUIT_MARGIN {
         return None;
     }
     let card = suit * 13 + rank;
@@ -1938,19 +1938,13 @@ pub fn read_board_reusing(
                     p.covered_by()
                         .is_none_or(|kids| kids.iter().all(|q| seen[q.index()] == Seen::Empty))
                 });
-            if places[i].1 && edge_strength[i] < TOP_EDGE {
+            if !whole || (places[i].1 && edge_strength[i] < TOP_EDGE) {
                 return true;
             }
             let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
             let m = banded.as_ref().unwrap_or(matcher);
-            let seen_down = (!whole).then_some(row_step);
-            let glyph = |s: &SuitPrototypes| s.look(frame, corners[i], w, seen_down);
-            let need = if whole {
-                SUIT_MARGIN
-            } else {
-                COVERED_SUIT_MARGIN
-            };
-            match by_suit_glyph(m, suits, look, &free, (glyph, need)) {
+            let (x, y) = corners[i];
+            match by_suit_glyph(m, suits, look, &free, |s| s.look(frame, x, y, w)) {
                 Some((k, confidence)) => {
                     free[k] = false;
                     seen[i] = Seen::Card(Card::from_index(k), confidence);

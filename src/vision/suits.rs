@@ -1,11 +1,8 @@
-//! The suit glyph under a card's rank: one prototype per suit, learned at calibration from the
-//! cards seen whole then (the pyramid's bottom row, each card drawn onto the waste), settles a card
-//! whose index corner leaves it torn between the suits of one rank. A card nothing covers shows the
-//! glyph whole; a covered card only its top, above the covering card, weighed against the
-//! prototypes' tops with a wider margin. (Ornamental's index corner shows only the top of its
-//! glyphs, where its clubs and spades differ by a few pixels that the single card templates catch
-//! unreliably on small cards; the whole glyph, a trefoil or a spade, tells them apart at any size,
-//! and its top averaged over several cards does better than one card's.)
+//! The suit glyph under a card's rank, seen whole on cards nothing covers (the pyramid's free
+//! cards, the stock and the waste): one prototype per suit, learned at calibration from the cards
+//! seen whole then, settles a card whose index corner leaves it torn between the suits of one rank.
+//! (A covered card shows only the top of that glyph: ornamental's clubs and spades differ there by
+//! a few pixels, where the whole glyph, a trefoil or a spade, tells them apart at any size.)
 
 use crate::cards::Suit;
 use crate::vision::recognize::{normalised, sample, soften};
@@ -24,14 +21,9 @@ pub const SUIT_H: u32 = 24;
 /// glyph sits under the rank's middle, which is further right for a ten.
 const REACH: usize = 4;
 
-/// How clearly (see `SuitPrototypes::duel`) a glyph seen whole must be one suit's rather than
-/// each other candidate's to settle a card. (Over the unsure places of five themes with look-alike
-/// suits, 20 deals at four sizes, the true suit led by 0.75 or more.)
+/// How clearly (see `SuitPrototypes::duel`) a glyph must be one suit's rather than each other
+/// candidate's to settle a card.
 pub const SUIT_MARGIN: f32 = 0.3;
-
-/// The same for the top of a glyph under a covering card: there the true suit led by as little as
-/// −0.27 (lost) and by 0.5 or more in two cases of three.
-pub const COVERED_SUIT_MARGIN: f32 = 0.5;
 
 /// How alike (correlation) the prototypes of two suits may be and still be told apart: closer,
 /// the box holds no suit glyph (a theme that prints the suit beside the rank) and the suit look
@@ -56,64 +48,53 @@ pub fn cut(frame: &RgbaImage, x: f32, y: f32, card_w: f32) -> Vec<f32> {
     .rgb
 }
 
-/// The window of a cut at offset (ox, oy), prototype-wide and `rows` rows high.
-fn window(cut: &[f32], ox: usize, oy: usize, rows: usize) -> Vec<f32> {
-    let sw = SUIT_W as usize;
+/// The prototype-sized window of a cut at offset (ox, oy).
+fn window(cut: &[f32], ox: usize, oy: usize) -> Vec<f32> {
+    let (sw, sh) = (SUIT_W as usize, SUIT_H as usize);
     let stride = sw + 2 * REACH;
-    let mut out = Vec::with_capacity(sw * rows * 3);
-    for j in 0..rows {
+    let mut out = Vec::with_capacity(sw * sh * 3);
+    for j in 0..sh {
         let start = ((j + oy) * stride + ox) * 3;
         out.extend_from_slice(&cut[start..start + sw * 3]);
     }
     out
 }
 
-/// A window `rows` rows high softened and normalised as the prototypes are (None for a flat one).
-fn prepared(values: &[f32], rows: usize) -> Option<Vec<f32>> {
-    normalised(&soften(values, SUIT_W as usize, rows))
+/// A window softened and normalised as the prototypes are (None for a flat one).
+fn prepared(values: &[f32]) -> Option<Vec<f32>> {
+    normalised(&soften(values, SUIT_W as usize, SUIT_H as usize))
 }
 
 fn correlation(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// The cut's windows `rows` high as prepared, per offset within `REACH` of the middle across, and
-/// down from `REACH` above it to `below` under it.
-fn views(cut: &[f32], rows: usize, below: usize) -> Vec<Vec<f32>> {
+/// Per offset within `REACH` of the middle, the cut's window as prepared.
+fn views(cut: &[f32]) -> Vec<Vec<f32>> {
     let span = 2 * REACH + 1;
-    (0..span * (REACH + below + 1))
-        .filter_map(|i| prepared(&window(cut, i % span, i / span, rows), rows))
+    (0..span * span)
+        .filter_map(|i| prepared(&window(cut, i % span, i / span)))
         .collect()
 }
-
-/// How many prototype rows of the suit box a card shows when it is seen `seen` card widths down
-/// from its top (under a card that covers the rest), a little short of the covering card's edge;
-/// None when too few to tell a glyph by.
-fn rows_seen(seen: f32) -> Option<usize> {
-    let [_, by, _, bh] = SUIT_BOX;
-    let rows = ((seen - 0.01 - by) / (bh / SUIT_H as f32)).floor();
-    (rows >= MIN_ROWS as f32).then_some((rows as usize).min(SUIT_H as usize))
-}
-
-/// The fewest rows of the glyph's top a covered card must show for the suit look to weigh it.
-const MIN_ROWS: usize = 5;
 
 /// The four suits' glyphs as cards seen whole show them.
 #[derive(Clone, Debug)]
 pub struct SuitPrototypes {
-    /// As calibrated (RGB values, row by row), by `Suit::index`.
-    raw: Vec<Vec<f32>>,
+    /// Normalised and softened, by `Suit::index`.
+    prototypes: Vec<Vec<f32>>,
 }
 
 impl SuitPrototypes {
     /// Prototypes from images (by suit index, `SUIT_W`×`SUIT_H` RGB); None when two suits look
     /// alike there (no suit glyph in the box).
     pub fn new(images: &[RgbImage]) -> Option<SuitPrototypes> {
-        let raw: Vec<Vec<f32>> = images
+        let prototypes: Vec<Vec<f32>> = images
             .iter()
-            .map(|img| img.as_raw().iter().map(|&v| v as f32).collect())
-            .collect();
-        let prototypes = SuitPrototypes::prepared_rows(&raw, SUIT_H as usize)?;
+            .map(|img| {
+                let raw: Vec<f32> = img.as_raw().iter().map(|&v| v as f32).collect();
+                prepared(&raw)
+            })
+            .collect::<Option<Vec<_>>>()?;
         if prototypes.len() != 4 {
             return None;
         }
@@ -124,41 +105,21 @@ impl SuitPrototypes {
                 }
             }
         }
-        Some(SuitPrototypes { raw })
+        Some(SuitPrototypes { prototypes })
     }
 
-    /// The top `rows` rows of each prototype, prepared.
-    fn prepared_rows(raw: &[Vec<f32>], rows: usize) -> Option<Vec<Vec<f32>>> {
-        let n = SUIT_W as usize * rows * 3;
-        raw.iter().map(|r| prepared(&r[..n], rows)).collect()
-    }
-
-    /// The glyph under the rank of the card at (x, y), `card_w` wide, at every offset tried: whole,
-    /// or for a card seen only `seen` card widths down from its top, the part of it above that
-    /// (None when that is too little to tell).
-    pub fn look(
-        &self,
-        frame: &RgbaImage,
-        (x, y): (f32, f32),
-        card_w: f32,
-        seen: Option<f32>,
-    ) -> Option<GlyphLook> {
-        let (rows, below) = match seen {
-            None => (SUIT_H as usize, REACH),
-            // Never looked for lower than where the box puts it: the covering card is there.
-            Some(seen) => (rows_seen(seen)?, 0),
-        };
-        Some(GlyphLook {
-            views: views(&cut(frame, x, y, card_w), rows, below),
-            prototypes: SuitPrototypes::prepared_rows(&self.raw, rows)?,
-        })
+    /// The glyph under the rank of the card at (x, y), `card_w` wide, at every offset tried.
+    pub fn look(&self, frame: &RgbaImage, x: f32, y: f32, card_w: f32) -> GlyphLook {
+        GlyphLook {
+            views: views(&cut(frame, x, y, card_w)),
+        }
     }
 
     /// How clearly a glyph is suit `a`'s rather than suit `b`'s (by suit index), judged where their
     /// prototypes differ, at the offset where the better fitting of the two fits best: +1 exactly
     /// `a`, −1 exactly `b`.
     pub fn duel(&self, look: &GlyphLook, a: usize, b: usize) -> f32 {
-        let (pa, pb) = (&look.prototypes[a], &look.prototypes[b]);
+        let (pa, pb) = (&self.prototypes[a], &self.prototypes[b]);
         let Some(view) = look.views.iter().max_by(|u, v| {
             let fit = |w: &Vec<f32>| correlation(w, pa).max(correlation(w, pb));
             fit(u).total_cmp(&fit(v))
@@ -183,10 +144,9 @@ impl SuitPrototypes {
 }
 
 /// A glyph under a rank, as `SuitPrototypes::duel` weighs it: its windows at every offset tried,
-/// prepared as the prototypes are, and the prototypes cut to as much as it shows.
+/// prepared as the prototypes are.
 pub struct GlyphLook {
     views: Vec<Vec<f32>>,
-    prototypes: Vec<Vec<f32>>,
 }
 
 /// Makes the four suit images from cuts (see `cut`) of cards seen whole, with their suits: each cut
@@ -206,7 +166,7 @@ pub fn prototype_images(cuts: &[(Suit, Vec<f32>)]) -> Option<Vec<RgbImage>> {
         let mut offsets = vec![(REACH, REACH); mine.len()];
         for _ in 0..2 {
             let mean = mean_window(&mine, &offsets);
-            let reference = prepared(&mean, SUIT_H as usize)?;
+            let reference = prepared(&mean)?;
             let span = 2 * REACH + 1;
             offsets = mine
                 .iter()
@@ -214,8 +174,7 @@ pub fn prototype_images(cuts: &[(Suit, Vec<f32>)]) -> Option<Vec<RgbImage>> {
                     let mut best = (f32::MIN, (REACH, REACH));
                     for i in 0..span * span {
                         let (ox, oy) = (i % span, i / span);
-                        let rows = SUIT_H as usize;
-                        if let Some(v) = prepared(&window(cut, ox, oy, rows), rows) {
+                        if let Some(v) = prepared(&window(cut, ox, oy)) {
                             let s = correlation(&v, &reference);
                             if s > best.0 {
                                 best = (s, (ox, oy));
@@ -239,7 +198,7 @@ pub fn prototype_images(cuts: &[(Suit, Vec<f32>)]) -> Option<Vec<RgbImage>> {
 fn mean_window(cuts: &[&Vec<f32>], offsets: &[(usize, usize)]) -> Vec<f32> {
     let mut mean = vec![0.0f32; (SUIT_W * SUIT_H * 3) as usize];
     for (cut, &(ox, oy)) in cuts.iter().zip(offsets) {
-        for (m, v) in mean.iter_mut().zip(window(cut, ox, oy, SUIT_H as usize)) {
+        for (m, v) in mean.iter_mut().zip(window(cut, ox, oy)) {
             *m += v / cuts.len() as f32;
         }
     }
@@ -329,10 +288,7 @@ mod tests {
                 [v, v, v]
             })
             .collect();
-        let look = GlyphLook {
-            views: views(&cut, SUIT_H as usize, REACH),
-            prototypes: SuitPrototypes::prepared_rows(&prototypes.raw, SUIT_H as usize).unwrap(),
-        };
+        let look = GlyphLook { views: views(&cut) };
         for other in [0, 1, 3] {
             let (for_it, against) = (
                 prototypes.duel(&look, 2, other),
@@ -342,49 +298,6 @@ mod tests {
                 for_it > 0.9 && against < -0.9,
                 "against {other}: {for_it}, {against}"
             );
-        }
-    }
-
-    #[test]
-    fn a_covered_glyph_is_weighed_by_the_part_above_the_covering_card() {
-        // Under a row step of 0.42 card widths, 8 rows of the box show.
-        assert_eq!(rows_seen(0.42), Some(8));
-        assert_eq!(rows_seen(0.3), None);
-        let grey = |inside: bool| {
-            let v = if inside { 20 } else { 230 };
-            image::Rgb([v, v, v])
-        };
-        // The shapes in the top rows of the box.
-        let images: Vec<RgbImage> = (0..4)
-            .map(|s| {
-                RgbImage::from_fn(SUIT_W, SUIT_H, |x, y| {
-                    grey(in_shape(s, x as usize, y as usize, (4, 0)))
-                })
-            })
-            .collect();
-        let prototypes = SuitPrototypes::new(&images).unwrap();
-        // A card showing the fourth suit's shape a pixel left, and below the eighth row of the
-        // box a darker card over it.
-        let (w, h) = (SUIT_W as usize + 2 * REACH, SUIT_H as usize + 2 * REACH);
-        let cut: Vec<f32> = (0..w * h)
-            .flat_map(|i| {
-                let (x, y) = (i % w, i / w);
-                let v = if y >= REACH + 8 {
-                    90.0
-                } else {
-                    grey(in_shape(3, x, y, (4 + REACH - 1, REACH))).0[0] as f32
-                };
-                [v, v, v]
-            })
-            .collect();
-        let rows = rows_seen(0.42).unwrap();
-        let look = GlyphLook {
-            views: views(&cut, rows, 0),
-            prototypes: SuitPrototypes::prepared_rows(&prototypes.raw, rows).unwrap(),
-        };
-        for other in [0, 1, 2] {
-            let margin = prototypes.duel(&look, 3, other);
-            assert!(margin > 0.5, "against {other}: {margin}");
         }
     }
 }
