@@ -456,7 +456,8 @@ fn coarse_fit(
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let scored: Vec<(f32, Fit)> = scored.iter().map(|&(t, i)| (t, centred[i].0)).collect();
     // A fit shifted by whole rows and half columns explains a partly cleared pyramid almost as
-    // well; try those around the best few, and let the piles and the felt decide.
+    // well; try those around the best few (and half a row off, see below), and let the piles and
+    // the felt decide.
     // (Taken in order, so that ties go as they always did.)
     let mut shifted: Vec<(Option<f32>, Fit)> = Vec::new();
     for &(score, base) in scored.iter().take(SHIFTED_BASES) {
@@ -473,6 +474,15 @@ fn coarse_fit(
                 };
                 shifted.push((None, cand));
             }
+        }
+        // Half a row up and down: a line across every card partway down (ornamental's scroll
+        // lines) can make better rows than the cards' own tops, none of which were kept.
+        for half_rows in [-1.0f32, 1.0] {
+            let cand = Fit {
+                top: base.top + half_rows * profile.row_step * base.u / 2.0,
+                ..base
+            };
+            shifted.push((None, cand));
         }
     }
     let bounds: Vec<(f32, f32)> = shifted
