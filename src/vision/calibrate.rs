@@ -9,7 +9,7 @@ use crate::pyramid::position::Position;
 use crate::vision::edges::Edges;
 use crate::vision::locate::{locate, Located};
 use crate::vision::profile::Profile;
-use crate::vision::recognize::{sample, snap_corner, snap_pile_corner, Matcher};
+use crate::vision::recognize::{sample, snap_corner, snap_pile_corner, window_of, Matcher};
 use crate::vision::suits::{self, SuitPrototypes};
 use crate::vision::templates::{Manifest, Templates, TEMPLATE_H, TEMPLATE_W};
 use image::{RgbImage, RgbaImage};
@@ -59,13 +59,7 @@ fn corner(
 /// The template-sized window of a margin crop at offset (ox, oy).
 fn window(crop: &[f32], ox: usize, oy: usize) -> Vec<f32> {
     let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
-    let stride = tw + 2 * REACH;
-    let mut out = Vec::with_capacity(tw * th * 3);
-    for j in 0..th {
-        let start = ((j + oy) * stride + ox) * 3;
-        out.extend_from_slice(&crop[start..start + tw * 3]);
-    }
-    out
+    window_of(crop, tw + 2 * REACH, (ox, oy), (tw, th))
 }
 
 fn centred(v: &[f32]) -> Vec<f32> {

@@ -189,6 +189,21 @@ pub fn sample(
     }
 }
 
+/// The `w`×`h` window at (ox, oy) of an RGB float image `stride` pixels wide, row by row.
+pub fn window_of(
+    values: &[f32],
+    stride: usize,
+    (ox, oy): (usize, usize),
+    (w, h): (usize, usize),
+) -> Vec<f32> {
+    let mut out = Vec::with_capacity(w * h * 3);
+    for j in 0..h {
+        let start = ((j + oy) * stride + ox) * 3;
+        out.extend_from_slice(&values[start..start + w * 3]);
+    }
+    out
+}
+
 /// The pixel of `frame` at (x, y), or at the frame's edge nearest to it.
 fn pixel_at(frame: &RgbaImage, x: i32, y: i32) -> [u8; 4] {
     let (w, h) = (frame.width() as i32, frame.height() as i32);

@@ -5,7 +5,7 @@
 //! a few pixels, where the whole glyph, a trefoil or a spade, tells them apart at any size.)
 
 use crate::cards::Suit;
-use crate::vision::recognize::{normalised, sample, soften};
+use crate::vision::recognize::{normalised, sample, soften, window_of};
 use image::{RgbImage, RgbaImage};
 
 /// Where the suit glyph under the rank is looked for, in card widths from the card's top-left:
@@ -51,13 +51,7 @@ pub fn cut(frame: &RgbaImage, x: f32, y: f32, card_w: f32) -> Vec<f32> {
 /// The prototype-sized window of a cut at offset (ox, oy).
 fn window(cut: &[f32], ox: usize, oy: usize) -> Vec<f32> {
     let (sw, sh) = (SUIT_W as usize, SUIT_H as usize);
-    let stride = sw + 2 * REACH;
-    let mut out = Vec::with_capacity(sw * sh * 3);
-    for j in 0..sh {
-        let start = ((j + oy) * stride + ox) * 3;
-        out.extend_from_slice(&cut[start..start + sw * 3]);
-    }
-    out
+    window_of(cut, sw + 2 * REACH, (ox, oy), (sw, sh))
 }
 
 /// A window softened and normalised as the prototypes are (None for a flat one).
