@@ -1449,15 +1449,15 @@ fn settle(
 }
 
 /// The card a look is torn between the suits of one rank over, settled by the suit's glyph under
-/// the rank (`glyphs` gives how well it fits each suit's): the close candidates of another rank
-/// must be clearly beaten by the leader, and one candidate suit must fit the glyph clearly better
-/// than the others. Returns (card index, confidence).
+/// the rank (`glyph` looks at it, only when needed): the close candidates of another rank must be
+/// clearly beaten by the leader, and the glyph must be clearly one candidate suit's rather than
+/// each other's. Returns (card index, confidence).
 fn by_suit_glyph(
     matcher: &Matcher,
     suits: &SuitPrototypes,
     look: &Look,
     free: &[bool; 52],
-    glyphs: impl FnOnce(&SuitPrototypes) -> GlyphLook,
+    glyph: impl FnOnce() -> GlyphLook,
 ) -> Option<(usize, f32)> {
     let (leader, score, _) = decide(matcher, look, free)?;
     let rank = leader % 13;
@@ -1475,7 +1475,7 @@ fn by_suit_glyph(
     if candidate_suits.len() < 2 {
         return None;
     }
-    let glyph = glyphs(suits);
+    let glyph = glyph();
     let clearly = |a: usize| {
         candidate_suits
             .iter()
@@ -1959,7 +1959,7 @@ pub fn read_board_reusing(
             let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
             let m = banded.as_ref().unwrap_or(matcher);
             let (x, y) = corners[i];
-            match by_suit_glyph(m, suits, look, &free, |s| s.look(frame, x, y, w)) {
+            match by_suit_glyph(m, suits, look, &free, || suits.look(frame, x, y, w)) {
                 Some((k, confidence)) => {
                     free[k] = false;
                     seen[i] = Seen::Card(Card::from_index(k), confidence);
