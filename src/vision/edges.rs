@@ -103,6 +103,24 @@ impl Edges {
         self.v_rows[y1 * self.width + x] - self.v_rows[y0 * self.width + x]
     }
 
+    /// `v_segment(x, y0, y1)` for every column x of the frame.
+    pub fn v_segments(&self, y0: i32, y1: i32) -> Vec<u32> {
+        let w = self.width;
+        let y0 = y0.clamp(0, self.height as i32) as usize;
+        let y1 = y1.clamp(0, self.height as i32) as usize;
+        let mut out = vec![0u32; w];
+        if y1 > y0 && w > 1 {
+            let (top, bottom) = (
+                &self.v_rows[y0 * w..y0 * w + w],
+                &self.v_rows[y1 * w..y1 * w + w],
+            );
+            for ((o, &b), &t) in out[1..].iter_mut().zip(&bottom[1..]).zip(&top[1..]) {
+                *o = b - t;
+            }
+        }
+        out
+    }
+
     /// The strongest horizontal edge among rows y−1..=y+1, over [x0, x1).
     pub fn h_band(&self, y: i32, x0: i32, x1: i32) -> u32 {
         (y - 1..=y + 1)
@@ -148,6 +166,13 @@ mod tests {
             for (y0, y1) in [(0, 37), (3, 30), (36, 37)] {
                 let sum: u32 = (y0..y1).map(|y| g(x, y).abs_diff(g(x - 1, y)) as u32).sum();
                 assert_eq!(e.v_segment(x, y0, y1), sum);
+            }
+        }
+        for (y0, y1) in [(0, 37), (3, 30), (36, 37), (-4, 50), (20, 20)] {
+            let all = e.v_segments(y0, y1);
+            assert_eq!(all.len(), 53);
+            for (x, &v) in all.iter().enumerate() {
+                assert_eq!(v, e.v_segment(x as i32, y0, y1));
             }
         }
         assert_eq!(g(10, 10), luma(frame.get_pixel(10, 10)));

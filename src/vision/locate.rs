@@ -378,29 +378,36 @@ fn coarse_fit(
                     .slot_y(Position::new(row, 0), profile)
                     .round() as i32;
                     let (y0, y1) = (y + (0.2 * s) as i32, y + (0.8 * s) as i32);
-                    let strip: Vec<u32> = (0..width).map(|x| e.v_segment(x, y0, y1)).collect();
-                    // The strongest of the three columns around each x, for x from −1 to width.
-                    let banded: Vec<u32> = (-1..=width)
-                        .map(|x| {
-                            (x - 1..=x + 1)
-                                .filter(|&xx| xx >= 0 && xx < width)
-                                .map(|xx| strip[xx as usize])
-                                .max()
-                                .unwrap_or(0)
-                        })
-                        .collect();
-                    let band = |x: i32| -> u32 {
-                        if x < -1 || x > width {
-                            0
-                        } else {
-                            banded[(x + 1) as usize]
+                    let strip = e.v_segments(y0, y1);
+                    // The strongest of the three columns around each x, for x from −1 to width:
+                    // `banded[x + 1]`.
+                    let n = width as usize;
+                    let mut banded = vec![0u32; n + 2];
+                    for (x, b) in banded.iter_mut().enumerate() {
+                        // Columns x − 2 ..= x of `strip` (x − 1 − 1 ..= x − 1 + 1), clipped.
+                        let (from, to) = (x.saturating_sub(2), x.min(n - 1));
+                        if from <= to {
+                            *b = strip[from..=to].iter().copied().max().unwrap_or(0);
                         }
-                    };
-                    // From far enough left that both sides are off the picture, to its right
-                    // edge; zero beyond.
-                    (-(card_w + 2)..=width + 1)
-                        .map(|x| band(x) + band(x + card_w))
-                        .collect()
+                    }
+                    // From far enough left that both sides are off the picture (x = −(card_w +
+                    // 2)), to its right edge (width + 1); zero beyond: per x, the band at x and at
+                    // x + card_w.
+                    let (cw, len) = (card_w.max(0) as usize, (width + card_w + 4) as usize);
+                    let mut sides = vec![0u32; len];
+                    // x = −(card_w + 2) + i: band(x) is banded[x + 1] for −1 ≤ x ≤ width.
+                    for (i, out) in sides.iter_mut().enumerate() {
+                        let x = i as i32 - (card_w + 2);
+                        let band = |x: i32| -> u32 {
+                            if x < -1 || x > width {
+                                0
+                            } else {
+                                banded[(x + 1) as usize]
+                            }
+                        };
+                        *out = band(x) + band(x + cw as i32);
+                    }
+                    sides
                 })
                 .collect();
             // Each card's left side as `slot_x` puts it (the same sums in the same order, so the
@@ -412,14 +419,33 @@ fn coarse_fit(
                 })
                 .collect();
             // Card by card over all centres (the sums are whole numbers well under 2^24, so
-            // adding them up as integers gives what adding them as f32 did).
+            // adding them up as integers gives what adding them as f32 did). Centre by centre a
+            // card's side moves one column: a run of `sides` added to a run of `totals`, unless
+            // rounding makes a step of 0 or 2 columns somewhere (then centre by centre).
             let mut totals = vec![0u32; (hi - lo).max(0) as usize];
+            let side_at = |cx: i32, step: f32| (cx as f32 + step - w / 2.0).round() as i32;
             for &(step, sides) in &steps {
-                for (total, cx) in totals.iter_mut().zip(lo..hi) {
-                    let x = (cx as f32 + step - w / 2.0).round() as i32;
-                    let i = x + card_w + 2;
-                    if i >= 0 && (i as usize) < sides.len() {
-                        *total += sides[i as usize];
+                let count = totals.len() as i32;
+                if count == 0 {
+                    break;
+                }
+                let first = side_at(lo, step) + card_w + 2;
+                if side_at(hi - 1, step) + card_w + 2 == first + count - 1 {
+                    // Centres whose side lands inside `sides`.
+                    let (from, to) = ((-first).max(0), (sides.len() as i32 - first).min(count));
+                    if from < to {
+                        let run = &sides[(first + from) as usize..(first + to) as usize];
+                        for (total, &side) in totals[from as usize..to as usize].iter_mut().zip(run)
+                        {
+                            *total += side;
+                        }
+                    }
+                } else {
+                    for (total, cx) in totals.iter_mut().zip(lo..hi) {
+                        let i = side_at(cx, step) + card_w + 2;
+                        if i >= 0 && (i as usize) < sides.len() {
+                            *total += sides[i as usize];
+                        }
                     }
                 }
             }

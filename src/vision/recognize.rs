@@ -678,16 +678,14 @@ impl Matcher {
             .map(|i| View::at(&patches, 0, i % span, i / span))
             .collect();
         let mut anchor = (f32::MIN, REACH, REACH);
-        // Their windows are kept for the scan below, which scores the ones around the anchor.
-        let mut first_windows: Vec<Option<Vec<f32>>> = vec![None; span * span];
+        // (Scored in place: only the views scanned below are cut out as windows.)
         for (i, view) in first.iter().enumerate() {
             if let Some(view) = view {
-                let window = view.window(&patches);
-                let s = view.score(&window, &self.mean);
+                let s =
+                    view.correlation(view.dot_in_place(&patches, &self.mean.values), &self.mean);
                 if s > anchor.0 {
                     anchor = (s, i % span, i / span);
                 }
-                first_windows[i] = Some(window);
             }
         }
         // Templates were lined up by the same shared features, give or take a few pixels.
@@ -729,14 +727,7 @@ impl Matcher {
             span.contains(&x) && span.contains(&y)
         };
         let all: Vec<usize> = (0..self.templates.len()).collect();
-        let mut windows: Vec<Option<Vec<f32>>> = (0..look.views.len())
-            .map(|i| {
-                let (ox, oy) = (ax - spread + i % side, ay - spread + i / side);
-                (i < side * side)
-                    .then(|| first_windows[oy * span + ox].take())
-                    .flatten()
-            })
-            .collect();
+        let mut windows: Vec<Option<Vec<f32>>> = vec![None; look.views.len()];
         let mut best = vec![(f32::MIN, 0usize); 52];
         let scanned: Vec<usize> = (0..look.views.len())
             .filter(|&i| (near(i) || i < side * side) && look.view(i).is_some())
@@ -939,6 +930,9 @@ struct Corner {
     /// The first pass of softening (see `across`).
     across: Vec<f32>,
     soft: Vec<f32>,
+    /// Per pixel (rows 1 to h − 2), the step from the pixel before it across to it, softened
+    /// down [1 2 1] / 16: what a window's left edge there is corrected by (see `border_fix`).
+    steps: Vec<f32>,
     w: usize,
     h: usize,
     /// Running sums over the softened corner of each channel and of all squares:
@@ -963,10 +957,24 @@ impl Corner {
                 running[(y + 1) * (w + 1) + x + 1] = std::array::from_fn(|i| above[i] + row[i]);
             }
         }
+        // The steps from each column into the one before it, softened down (rows 1 to h − 2).
+        let mut steps = vec![0.0f32; raw.len()];
+        let step = |x: usize, y: usize, c: usize| {
+            raw[(y * w + x) * 3 + c] - raw[(y * w + x.saturating_sub(1)) * 3 + c]
+        };
+        for y in 1..h.saturating_sub(1) {
+            for x in 0..w {
+                for c in 0..3 {
+                    let (u, m, d) = (step(x, y - 1, c), step(x, y, c), step(x, y + 1, c));
+                    steps[(y * w + x) * 3 + c] = (u + 2.0 * m + d) / 16.0;
+                }
+            }
+        }
         Corner {
             raw,
             across,
             soft,
+            steps,
             w,
             h,
             running,
@@ -986,7 +994,7 @@ impl Corner {
         let (top, bottom) = (oy, oy + th - 1);
         let (above, below) = (top.saturating_sub(1), (bottom + 1).min(self.h - 1));
         let (left, right) = (ox, ox + tw - 1);
-        let (before, after) = (left.saturating_sub(1), (right + 1).min(w - 1));
+        let after = (right + 1).min(w - 1);
         let at = |x: usize, y: usize| (y * w + x) * 3;
         let mut fix = vec![0.0f32; border().len() * 3];
         for x in 1..tw - 1 {
@@ -997,21 +1005,18 @@ impl Corner {
                 fix[x * 6 + 3 + c] = (self.across[i] - self.across[j]) / 16.0;
             }
         }
-        let step = |edge: usize, outside: usize, y: usize, c: usize| {
-            self.raw[at(edge, y) + c] - self.raw[at(outside, y) + c]
-        };
+        // Down the sides: the steps into the column outside, softened down (see `Corner::steps`;
+        // the step out of the right edge is the step into the column after it, turned round).
         for y in 1..th - 1 {
             let base = tw * 6 + (y - 1) * 6;
+            let (l, r) = (at(left, oy + y), at(after, oy + y));
             for c in 0..3 {
-                for (k, (edge, outside)) in [(left, before), (right, after)].into_iter().enumerate()
-                {
-                    let (u, m, d) = (
-                        step(edge, outside, oy + y - 1, c),
-                        step(edge, outside, oy + y, c),
-                        step(edge, outside, oy + y + 1, c),
-                    );
-                    fix[base + k * 3 + c] = (u + 2.0 * m + d) / 16.0;
-                }
+                fix[base + c] = self.steps[l + c];
+                fix[base + 3 + c] = if after > right {
+                    -self.steps[r + c]
+                } else {
+                    0.0
+                };
             }
         }
         // The corners: (0, 0), (0, th−1), (tw−1, 0), (tw−1, th−1).
@@ -1167,6 +1172,28 @@ impl View {
             }
         }
         out
+    }
+
+    /// The dot product of the window (see `window`) with `values`, taken where the window lies
+    /// in the corner, without cutting it out.
+    fn dot_in_place(&self, patches: &[Corner], values: &[f32]) -> f32 {
+        let corner = &patches[self.patch as usize];
+        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        let row = tw * 3;
+        let mut sum = 0.0;
+        for j in 0..th {
+            let start = ((j + self.oy as usize) * corner.w + self.ox as usize) * 3;
+            sum += dot(
+                &corner.soft[start..start + row],
+                &values[j * row..(j + 1) * row],
+            );
+        }
+        for (b, &(x, y)) in border().iter().enumerate() {
+            for c in 0..3 {
+                sum += self.fix[b * 3 + c] * values[(y * tw + x) * 3 + c];
+            }
+        }
+        sum
     }
 
     /// Squared distance between this view normalised as the templates are (zero mean per
