@@ -393,19 +393,14 @@ fn coarse_fit(
                     // From far enough left that both sides are off the picture (x = −(card_w +
                     // 2)), to its right edge (width + 1); zero beyond: per x, the band at x and at
                     // x + card_w.
-                    let (cw, len) = (card_w.max(0) as usize, (width + card_w + 4) as usize);
+                    // At index i, x = i − (card_w + 2): band(x) is banded[i − card_w − 1] and
+                    // band(x + card_w) is banded[i − 1].
+                    let len = (width + card_w + 4) as usize;
                     let mut sides = vec![0u32; len];
-                    // x = −(card_w + 2) + i: band(x) is banded[x + 1] for −1 ≤ x ≤ width.
-                    for (i, out) in sides.iter_mut().enumerate() {
-                        let x = i as i32 - (card_w + 2);
-                        let band = |x: i32| -> u32 {
-                            if x < -1 || x > width {
-                                0
-                            } else {
-                                banded[(x + 1) as usize]
-                            }
-                        };
-                        *out = band(x) + band(x + cw as i32);
+                    for shift in [card_w as usize + 1, 1] {
+                        for (out, &b) in sides[shift..].iter_mut().zip(&banded) {
+                            *out += b;
+                        }
                     }
                     sides
                 })

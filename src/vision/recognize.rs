@@ -15,7 +15,7 @@ use crate::vision::suits::{GlyphLook, SuitPrototypes, SUIT_MARGIN};
 use crate::vision::templates::{Templates, TEMPLATE_H, TEMPLATE_W};
 use image::RgbaImage;
 use rayon::prelude::*;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Lowest correlation accepted for a card.
 pub const MIN_SCORE: f32 = 0.80;
@@ -498,6 +498,8 @@ pub struct Matcher {
     prepared_width: f32,
     /// The suits' glyphs under the rank, when the template set has them (see `suits`).
     suits: Option<SuitPrototypes>,
+    /// Per pair of templates (a × 52 + b), where they differ, worked out when first needed.
+    duel_pairs: Arc<Vec<OnceLock<Option<DuelPair>>>>,
 }
 
 impl Matcher {
@@ -539,6 +541,7 @@ impl Matcher {
             calibrated_width: card_width,
             prepared_width: card_width,
             suits: None,
+            duel_pairs: fresh_duel_pairs(),
         }
     }
 
@@ -627,6 +630,7 @@ impl Matcher {
         self.suits_apart = suits_apart(&vectors, &self.suit_means);
         self.templates = vectors.iter().map(|v| Template::new(v)).collect();
         self.prepared_width = target;
+        self.duel_pairs = fresh_duel_pairs();
     }
 
     /// Looks at the index corner of a card whose top-left is (x, y): correlation with every
@@ -681,8 +685,7 @@ impl Matcher {
         // (Scored in place: only the views scanned below are cut out as windows.)
         for (i, view) in first.iter().enumerate() {
             if let Some(view) = view {
-                let s =
-                    view.correlation(view.dot_in_place(&patches, &self.mean.values), &self.mean);
+                let s = view.correlation(view.dot_in_place(&patches, &self.mean), &self.mean);
                 if s > anchor.0 {
                     anchor = (s, i % span, i / span);
                 }
@@ -713,6 +716,7 @@ impl Matcher {
             anchor: (ax, ay),
             spread,
             best: Vec::new(),
+            duels: Mutex::new(Vec::new()),
         };
         // Every template at the views within a pixel of the anchor (all four samplings) and at
         // every whole-pixel view: templates line up with one another within a pixel or so, but one
@@ -809,21 +813,15 @@ impl Matcher {
         Look { best, ..look }
     }
 
-    /// How clearly the corner looks like card `a` rather than card `b`, judged only where they
-    /// differ: +1 exactly `a`, −1 exactly `b`, 0 when the templates cannot tell.
-    ///
-    /// Where they differ is taken from the means of their suits (two cards of one rank) or of their
-    /// ranks (one suit), so that it is the glyph that differs and not how each template's glyph
-    /// fell on the pixels. Each template is lined up on its own over that part and what is around
-    /// it, within half a pixel of where it fits the whole corner best: the suit under a rank can sit
-    /// a little off where the rank puts it.
-    pub fn duel(&self, look: &Look, a: usize, b: usize) -> f32 {
+    /// Where templates `a` and `b` differ, for their duels (see `DuelPair`); None when the
+    /// templates cannot tell them apart.
+    fn duel_pair(&self, a: usize, b: usize) -> Option<DuelPair> {
         let (ta, tb) = (&self.templates[a].values, &self.templates[b].values);
         // Where they differ: for two cards of one rank, where the suits differ; of one suit,
         // where the ranks differ.
         let (ma, mb) = if a % 13 == b % 13 {
             if self.suits_apart[a / 13][b / 13] < MIN_APART {
-                return 0.0;
+                return None;
             }
             (&self.suit_means[a / 13], &self.suit_means[b / 13])
         } else if a / 13 == b / 13 {
@@ -836,9 +834,49 @@ impl Matcher {
         let mask: Vec<usize> = (0..ta.len()).filter(|&i| diffs[i] >= cut).collect();
         let dab: f32 = mask.iter().map(|&i| (ta[i] - tb[i]).powi(2)).sum();
         if dab <= 0.0 {
-            return 0.0;
+            return None;
         }
-        let region = surroundings(&mask, DUEL_REACH);
+        let region = cells(
+            &surroundings(&mask, DUEL_REACH),
+            TEMPLATE_W as usize + 2 * REACH,
+        );
+        Some(DuelPair {
+            mask_len: mask.len(),
+            dab,
+            region,
+        })
+    }
+
+    /// How clearly the corner looks like card `a` rather than card `b`, judged only where they
+    /// differ: +1 exactly `a`, −1 exactly `b`, 0 when the templates cannot tell.
+    ///
+    /// Where they differ is taken from the means of their suits (two cards of one rank) or of their
+    /// ranks (one suit), so that it is the glyph that differs and not how each template's glyph
+    /// fell on the pixels. Each template is lined up on its own over that part and what is around
+    /// it, within half a pixel of where it fits the whole corner best: the suit under a rank can sit
+    /// a little off where the rank puts it.
+    pub fn duel(&self, look: &Look, a: usize, b: usize) -> f32 {
+        let cached = |duels: &Vec<(usize, usize, f32)>| {
+            duels.iter().find(|d| (d.0, d.1) == (a, b)).map(|d| d.2)
+        };
+        if let Some(d) = cached(&look.duels.lock().expect("duels")) {
+            return d;
+        }
+        let d = self.duel_afresh(look, a, b);
+        look.duels.lock().expect("duels").push((a, b, d));
+        d
+    }
+
+    /// `duel`, worked out.
+    fn duel_afresh(&self, look: &Look, a: usize, b: usize) -> f32 {
+        let Some(pair) = self.duel_pairs[a * 52 + b]
+            .get_or_init(|| self.duel_pair(a, b))
+            .as_ref()
+        else {
+            return 0.0;
+        };
+        let (ta, tb) = (&self.templates[a].values, &self.templates[b].values);
+        let (dab, region) = (pair.dab, &pair.region);
         // Where the two fit best more than a pixel apart (a king's picture can fit a four's
         // corner some way off), both are lined up where the better of them fits: the duel weighs
         // them against the same pixels.
@@ -852,15 +890,15 @@ impl Matcher {
             (at_a, at_b) = (at, at);
         }
         let (Some(da), Some(db)) = (
-            look.nearest(ta, &region, at_a),
-            look.nearest(tb, &region, at_b),
+            look.nearest(ta, region, at_a),
+            look.nearest(tb, region, at_b),
         ) else {
             return 0.0;
         };
         // A margin over few pixels, or between suits the templates show barely apart on cards
         // smaller than at calibration, says less: it is weighed down by the lesser of the two (see
         // `DUEL_PIXELS`, `SUITS_CLEARLY_APART`).
-        let pixels = (mask.len() as f32 / DUEL_PIXELS).min(1.0).sqrt();
+        let pixels = (pair.mask_len as f32 / DUEL_PIXELS).min(1.0).sqrt();
         let smaller = self.prepared_width < 0.97 * self.calibrated_width;
         let suits = if a % 13 == b % 13 && smaller {
             (self.suits_apart[a / 13][b / 13] / SUITS_CLEARLY_APART).min(1.0)
@@ -870,6 +908,20 @@ impl Matcher {
         let evidence = pixels.min(suits);
         ((db - da) / dab).clamp(-1.0, 1.0) * evidence
     }
+}
+
+/// Where two templates differ, as their duels weigh it: how many values differ by at least a
+/// third of the most (`mask_len`), the templates' squared distance over those (`dab`), and the
+/// cells within `DUEL_REACH` of them, for corners sampled with a margin of `REACH`.
+struct DuelPair {
+    mask_len: usize,
+    dab: f32,
+    region: Vec<Cell>,
+}
+
+/// An empty `Matcher::duel_pairs`.
+fn fresh_duel_pairs() -> Arc<Vec<OnceLock<Option<DuelPair>>>> {
+    Arc::new((0..52 * 52).map(|_| OnceLock::new()).collect())
 }
 
 /// How many template values (pixels × channels) two templates must differ at for a duel's margin
@@ -1083,6 +1135,8 @@ fn border_index(x: usize, y: usize, tw: usize, th: usize) -> Option<usize> {
 struct Template {
     values: Vec<f32>,
     sums: [f32; 3],
+    /// The values on the border (see `border`), in its order.
+    border: Vec<f32>,
 }
 
 impl Template {
@@ -1093,9 +1147,15 @@ impl Template {
                 sums[c] += px[c];
             }
         }
+        let tw = TEMPLATE_W as usize;
+        let border = border()
+            .iter()
+            .flat_map(|&(x, y)| (0..3).map(move |c| values[(y * tw + x) * 3 + c]))
+            .collect();
         Template {
             values: values.to_vec(),
             sums,
+            border,
         }
     }
 }
@@ -1176,7 +1236,8 @@ impl View {
 
     /// The dot product of the window (see `window`) with `values`, taken where the window lies
     /// in the corner, without cutting it out.
-    fn dot_in_place(&self, patches: &[Corner], values: &[f32]) -> f32 {
+    fn dot_in_place(&self, patches: &[Corner], template: &Template) -> f32 {
+        let values = &template.values;
         let corner = &patches[self.patch as usize];
         let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
         let row = tw * 3;
@@ -1188,12 +1249,7 @@ impl View {
                 &values[j * row..(j + 1) * row],
             );
         }
-        for (b, &(x, y)) in border().iter().enumerate() {
-            for c in 0..3 {
-                sum += self.fix[b * 3 + c] * values[(y * tw + x) * 3 + c];
-            }
-        }
-        sum
+        sum + dot(&self.fix, &template.border)
     }
 
     /// Squared distance between this view normalised as the templates are (zero mean per
@@ -1253,6 +1309,9 @@ pub struct Look {
     spread: usize,
     /// Per template: (best correlation, the view it came from).
     pub best: Vec<(f32, usize)>,
+    /// The duels (see `Matcher::duel`) worked out so far: (a, b, duel of a against b). A look is
+    /// judged by one matcher only (the one it was taken with).
+    duels: Mutex<Vec<(usize, usize, f32)>>,
 }
 
 impl Look {
@@ -1334,16 +1393,15 @@ impl Look {
 
     /// The least squared distance, over the `mask` values only, between `template` and view
     /// `around` or a view half a template pixel from it (across, down or both).
-    fn nearest(&self, template: &[f32], mask: &[usize], around: usize) -> Option<f32> {
+    fn nearest(&self, template: &[f32], cells: &[Cell], around: usize) -> Option<f32> {
         let side = 2 * self.spread + 1;
         let (x, y) = self.lattice(around);
-        let cells = cells(mask, self.patches[0].w);
         let mut best: Option<f32> = None;
         for yy in y.saturating_sub(1)..=(y + 1).min(2 * side - 1) {
             for xx in x.saturating_sub(1)..=(x + 1).min(2 * side - 1) {
                 let i = (xx % 2 + 2 * (yy % 2)) * side * side + (yy / 2) * side + xx / 2;
                 let Some(view) = self.view(i) else { continue };
-                let d = view.distance(&self.patches, template, &cells);
+                let d = view.distance(&self.patches, template, cells);
                 best = Some(best.map_or(d, |b: f32| b.min(d)));
             }
         }
@@ -1946,6 +2004,11 @@ pub fn read_board_reusing(
             }
         }
     }
+    // The duels the first decisions below take, worked out for all places at once (in parallel):
+    // each look keeps its duels, so deciding again after claims mostly finds them done.
+    looks.par_iter().flatten().for_each(|(look, banded)| {
+        decide(banded.as_ref().unwrap_or(matcher), look, &free);
+    });
     for i in order {
         let (look, banded) = looks[i].as_ref().expect("a look");
         let matcher = banded.as_ref().unwrap_or(matcher);
