@@ -11,7 +11,7 @@ use crate::vision::locate::{locate, Located};
 use crate::vision::profile::Profile;
 use crate::vision::recognize::{sample, snap_corner, snap_pile_corner, window_of, Matcher};
 use crate::vision::suits::{self, SuitPrototypes};
-use crate::vision::templates::{Manifest, Templates, TEMPLATE_H, TEMPLATE_W};
+use crate::vision::templates::{Manifest, StripManifest, Templates, TEMPLATE_H, TEMPLATE_W};
 use image::{RgbImage, RgbaImage};
 use std::collections::BTreeMap;
 
@@ -255,7 +255,8 @@ pub fn templates_showing_suits(
     name: &str,
 ) -> Result<Templates, String> {
     let templates = templates_from(cut, cards, profile, name)?;
-    let mut templates = if Matcher::new(&templates).shows_suits() {
+    let narrow = Matcher::new(&templates).shows_suits();
+    let mut templates = if narrow {
         templates
     } else {
         let wide = Profile {
@@ -270,6 +271,25 @@ pub fn templates_showing_suits(
             templates
         }
     };
+    // The top strip a covered card shows, past the index corner (not needed when the index box
+    // already runs across it).
+    if narrow {
+        let strip = Profile {
+            index_box: strip_box(profile.index_box),
+            ..profile.clone()
+        };
+        let strip_cut = corners(frames, &strip, cut.stock_seen)?;
+        let strip_templates = templates_from(&strip_cut, cards, &strip, name)?;
+        if Matcher::new(&strip_templates).shows_suits() {
+            templates.manifest.strip = Some(StripManifest {
+                index_box: strip.index_box,
+                cards: Card::all()
+                    .map(|c| (c.to_string(), format!("strip-{c}.png")))
+                    .collect(),
+            });
+            templates.strip_images = Some(strip_templates.images);
+        }
+    }
     if let Some(images) = suit_glyphs(frames, cards, profile, cut.stock_seen)? {
         templates.manifest.suits = Some(
             Suit::ALL
@@ -317,6 +337,14 @@ fn suit_glyphs(
         cuts.push((card.suit, suits::cut(frame, x, y, w)));
     }
     Ok(suits::prototype_images(&cuts).filter(|images| SuitPrototypes::new(images).is_some()))
+}
+
+/// The box of the top strip templates (see `StripManifest`): as tall as `index_box`, from the
+/// card's left edge past its middle, where the first pips of a number card lie (and a good part
+/// of a face card's picture).
+pub fn strip_box(index_box: [f32; 4]) -> [f32; 4] {
+    let [_, by, _, bh] = index_box;
+    [0.03, by, 0.55, bh]
 }
 
 /// An index box as tall as `index_box`, across the card's whole width (a small margin each side).
@@ -433,8 +461,10 @@ pub fn templates_from(
             index_box: profile.index_box,
             cards: files,
             suits: None,
+            strip: None,
         },
         images,
         suit_images: None,
+        strip_images: None,
     })
 }

@@ -1,7 +1,8 @@
 //! Card template sets on disk (`templates/NAME/`): one small PNG per card of its index corner, scaled
 //! to a fixed size so that it matches at every window size and display scale, and a JSON manifest.
 //! A set may also hold the four suits' glyphs as cards seen whole show them under the rank
-//! (`suits`). Loading checks everything and names what is missing or damaged.
+//! (`suits`), and templates of the top strip a covered card shows (`strip`). Loading checks
+//! everything and names what is missing or damaged.
 
 use crate::cards::{Card, Suit};
 use crate::vision::suits::{SUIT_H, SUIT_W};
@@ -37,6 +38,21 @@ pub struct Manifest {
     /// "c") → PNG file name, `SUIT_W`×`SUIT_H`. Absent for a theme with no suit glyph there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suits: Option<BTreeMap<String, String>>,
+    /// Templates of the top strip that a covered card shows (see `StripManifest`). Absent in sets
+    /// made before, or when the strip tells the suits apart no better than the index corner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strip: Option<StripManifest>,
+}
+
+/// A second set of templates, `TEMPLATE_W`×`TEMPLATE_H` like the first, cut from the card's top
+/// strip past the index corner (`index_box`, in card widths): what a covered card shows of its
+/// suit there, its first pips or its picture, is more than the top of the suit glyph under its
+/// rank.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StripManifest {
+    pub index_box: [f32; 4],
+    /// Card (like "Th") → PNG file name.
+    pub cards: BTreeMap<String, String>,
 }
 
 /// A loaded template set.
@@ -47,6 +63,8 @@ pub struct Templates {
     pub images: Vec<RgbImage>,
     /// The four suit prototypes by `Suit::index`, when the set has them.
     pub suit_images: Option<Vec<RgbImage>>,
+    /// The 52 top strip templates by `Card::index`, when the set has them.
+    pub strip_images: Option<Vec<RgbImage>>,
 }
 
 impl Templates {
@@ -81,30 +99,13 @@ impl Templates {
                 manifest.aspect
             ));
         }
-        let mut images = Vec::with_capacity(52);
         let mut missing = Vec::new();
         let mut damaged = Vec::new();
-        for card in Card::all() {
-            let key = card.to_string();
-            let Some(file) = manifest.cards.get(&key) else {
-                missing.push(key);
-                images.push(RgbImage::new(TEMPLATE_W, TEMPLATE_H));
-                continue;
-            };
-            match image::open(dir.join(file)) {
-                Ok(img) if img.width() == TEMPLATE_W && img.height() == TEMPLATE_H => {
-                    images.push(img.to_rgb8())
-                }
-                Ok(img) => {
-                    damaged.push(format!("{file} is {}x{}", img.width(), img.height()));
-                    images.push(RgbImage::new(TEMPLATE_W, TEMPLATE_H));
-                }
-                Err(e) => {
-                    damaged.push(format!("{file}: {e}"));
-                    images.push(RgbImage::new(TEMPLATE_W, TEMPLATE_H));
-                }
-            }
-        }
+        let images = load_cards(&dir, &manifest.cards, "", &mut missing, &mut damaged);
+        let strip_images = manifest
+            .strip
+            .as_ref()
+            .map(|strip| load_cards(&dir, &strip.cards, "strip ", &mut missing, &mut damaged));
         let mut suit_images = None;
         if let Some(suits) = &manifest.suits {
             let mut loaded = Vec::with_capacity(4);
@@ -141,6 +142,7 @@ impl Templates {
             manifest,
             images,
             suit_images,
+            strip_images,
         })
     }
 
@@ -167,6 +169,14 @@ impl Templates {
                     .save_with_format(tmp.join(file), image::ImageFormat::Png)
                     .map_err(|e| format!("cannot write {file}: {e}"))?;
             }
+            if let (Some(strip), Some(images)) = (&self.manifest.strip, &self.strip_images) {
+                for card in Card::all() {
+                    let file = &strip.cards[&card.to_string()];
+                    images[card.index()]
+                        .save_with_format(tmp.join(file), image::ImageFormat::Png)
+                        .map_err(|e| format!("cannot write {file}: {e}"))?;
+                }
+            }
             if let (Some(files), Some(images)) = (&self.manifest.suits, &self.suit_images) {
                 for (suit, image) in Suit::ALL.iter().zip(images) {
                     let file = &files[&suit.char().to_string()];
@@ -190,6 +200,41 @@ impl Templates {
         }
         result
     }
+}
+
+/// The 52 card images `files` names in `dir` (by `Card::index`; a blank one for each missing or
+/// damaged, which is named in `missing` or `damaged`, after `what`).
+fn load_cards(
+    dir: &Path,
+    files: &BTreeMap<String, String>,
+    what: &str,
+    missing: &mut Vec<String>,
+    damaged: &mut Vec<String>,
+) -> Vec<RgbImage> {
+    let mut images = Vec::with_capacity(52);
+    for card in Card::all() {
+        let key = card.to_string();
+        let blank = RgbImage::new(TEMPLATE_W, TEMPLATE_H);
+        let Some(file) = files.get(&key) else {
+            missing.push(format!("{what}{key}"));
+            images.push(blank);
+            continue;
+        };
+        match image::open(dir.join(file)) {
+            Ok(img) if img.width() == TEMPLATE_W && img.height() == TEMPLATE_H => {
+                images.push(img.to_rgb8())
+            }
+            Ok(img) => {
+                damaged.push(format!("{file} is {}x{}", img.width(), img.height()));
+                images.push(blank);
+            }
+            Err(e) => {
+                damaged.push(format!("{file}: {e}"));
+                images.push(blank);
+            }
+        }
+    }
+    images
 }
 
 #[cfg(test)]
@@ -222,7 +267,20 @@ mod tests {
                         .map(|s| (s.char().to_string(), format!("suit-{}.png", s.char())))
                         .collect(),
                 ),
+                strip: Some(StripManifest {
+                    index_box: [0.03, 0.02, 0.55, 0.38],
+                    cards: Card::all()
+                        .map(|c| (c.to_string(), format!("strip-{c}.png")))
+                        .collect(),
+                }),
             },
+            strip_images: Some(
+                (0..52)
+                    .map(|i| {
+                        RgbImage::from_pixel(TEMPLATE_W, TEMPLATE_H, image::Rgb([0, 0, i * 4]))
+                    })
+                    .collect(),
+            ),
             images,
             suit_images: Some(suit_images),
         }
@@ -243,6 +301,35 @@ mod tests {
         assert_eq!(loaded.manifest, saved.manifest);
         assert_eq!(loaded.images, saved.images);
         assert_eq!(loaded.suit_images, saved.suit_images);
+        assert_eq!(loaded.strip_images, saved.strip_images);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_set_without_strip_templates_loads_without_them() {
+        let dir = scratch("nostrip");
+        let mut saved = set();
+        saved.manifest.strip = None;
+        saved.strip_images = None;
+        saved.save(&dir).unwrap();
+        let text = std::fs::read_to_string(dir.join(MANIFEST)).unwrap();
+        assert!(!text.contains("strip"), "{text}");
+        let loaded = Templates::load(dir.to_str().unwrap()).unwrap();
+        assert!(loaded.strip_images.is_none());
+        assert_eq!(loaded.images, saved.images);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_missing_or_damaged_strip_template_is_named() {
+        let dir = scratch("damagedstrip");
+        set().save(&dir).unwrap();
+        std::fs::remove_file(dir.join("strip-Qs.png")).unwrap();
+        std::fs::write(dir.join("strip-4d.png"), b"not a png").unwrap();
+        let err = Templates::load(dir.to_str().unwrap()).unwrap_err();
+        assert!(err.contains("incomplete"), "{err}");
+        assert!(err.contains("strip-Qs.png"), "{err}");
+        assert!(err.contains("strip-4d.png"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
