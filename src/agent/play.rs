@@ -154,16 +154,7 @@ fn seen_matches(seen: Seen, want: Option<Card>) -> bool {
 /// what a single picture cannot).
 fn agrees(board: &Board, place: usize, seen: Seen, want: Option<Card>) -> bool {
     seen_matches(seen, want)
-        || matches!((seen, want), (Seen::Unknown(_), Some(w)) if candidates(board, place).contains(&w))
-}
-
-/// The close candidates the reader gave for an unsure place (none for a sure one).
-fn candidates(board: &Board, place: usize) -> &[Card] {
-    board
-        .unsure
-        .iter()
-        .find(|(p, _)| *p == place)
-        .map_or(&[], |(_, cards)| cards.as_slice())
+        || matches!((seen, want), (Seen::Unknown(_), Some(w)) if board.candidates(place).contains(&w))
 }
 
 /// The places of the stock and the waste, numbered after the pyramid's.
@@ -539,8 +530,8 @@ impl Learnt {
     fn of(board: &Board, place: usize, seen: Seen) -> Option<Learnt> {
         match seen {
             Seen::Card(c, _) => Some(Learnt::Sure(c)),
-            Seen::Unknown(_) if !candidates(board, place).is_empty() => {
-                Some(Learnt::Unsure(candidates(board, place).to_vec()))
+            Seen::Unknown(_) if !board.candidates(place).is_empty() => {
+                Some(Learnt::Unsure(board.candidates(place).to_vec()))
             }
             _ => None,
         }

@@ -77,8 +77,9 @@ pub fn board_text(board: &Board) -> String {
         cell(board.stock_top),
         cell(board.waste)
     ));
-    if !board.unknowns().is_empty() {
-        out.push_str(&format!("unsure: {}\n", board.unknowns().join(", ")));
+    let unsure = board.unknowns_with_candidates();
+    if !unsure.is_empty() {
+        out.push_str(&format!("unsure: {}\n", unsure.join(", ")));
     }
     out
 }

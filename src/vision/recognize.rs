@@ -74,6 +74,36 @@ impl Board {
             .chain([self.stock_top, self.waste])
     }
 
+    /// The close candidates the reader gave for an unsure place (places numbered as in
+    /// `PLACES`; none for a sure place, or one that looks like no card).
+    pub fn candidates(&self, place: usize) -> &[Card] {
+        self.unsure
+            .iter()
+            .find(|(p, _)| *p == place)
+            .map_or(&[], |(_, cards)| cards.as_slice())
+    }
+
+    /// Places read as unknown, by name, each with its close candidates when there are any
+    /// (`pyramid:12 (8c or 8s?)`).
+    pub fn unknowns_with_candidates(&self) -> Vec<String> {
+        let places = (0..PYRAMID_SIZE)
+            .map(|i| (i, self.pyramid[i], format!("pyramid:{i}")))
+            .chain([
+                (PYRAMID_SIZE, self.stock_top, "stock".to_string()),
+                (PYRAMID_SIZE + 1, self.waste, "waste".to_string()),
+            ]);
+        places
+            .filter(|(_, seen, _)| matches!(seen, Seen::Unknown(_)))
+            .map(|(i, _, name)| match self.candidates(i) {
+                [] => name,
+                cards => {
+                    let cards: Vec<String> = cards.iter().map(|c| c.to_string()).collect();
+                    format!("{name} ({}?)", cards.join(" or "))
+                }
+            })
+            .collect()
+    }
+
     /// Places read as unknown, by name (`pyramid:12`, `stock`, `waste`).
     pub fn unknowns(&self) -> Vec<String> {
         let mut out: Vec<String> = (0..PYRAMID_SIZE)
@@ -2257,6 +2287,30 @@ mod tests {
 
     /// A soft straight edge (a cream card over another, shaded over three rows) is a card's top
     /// edge; pips scattered over a card's middle are not, even where they are sharp.
+    #[test]
+    fn unsure_places_are_named_with_their_close_candidates() {
+        let card = |s: &str| s.parse::<Card>().unwrap();
+        let mut pyramid = [Seen::Card(card("Kd"), 0.9); PYRAMID_SIZE];
+        pyramid[3] = Seen::Unknown(0.5);
+        pyramid[20] = Seen::Unknown(0.0);
+        let board = Board {
+            pyramid,
+            stock_present: true,
+            stock_top: Seen::Unknown(0.4),
+            waste: Seen::Empty,
+            unsure: vec![
+                (3, vec![card("8c"), card("8s")]),
+                (28, vec![card("Qh"), card("Qd")]),
+            ],
+        };
+        assert_eq!(
+            board.unknowns_with_candidates(),
+            ["pyramid:3 (8c or 8s?)", "pyramid:20", "stock (Qh or Qd?)"]
+        );
+        assert_eq!(board.unknowns(), ["pyramid:3", "pyramid:20", "stock"]);
+        assert_eq!(board.candidates(20), &[] as &[Card]);
+    }
+
     #[test]
     fn top_edge_is_one_line_across() {
         let card = image::Rgba([236, 232, 214, 255]);
