@@ -86,15 +86,8 @@ impl Board {
     /// Places read as unknown, by name, each with its close candidates when there are any
     /// (`pyramid:12 (8c or 8s?)`).
     pub fn unknowns_with_candidates(&self) -> Vec<String> {
-        let places = (0..PYRAMID_SIZE)
-            .map(|i| (i, self.pyramid[i], format!("pyramid:{i}")))
-            .chain([
-                (PYRAMID_SIZE, self.stock_top, "stock".to_string()),
-                (PYRAMID_SIZE + 1, self.waste, "waste".to_string()),
-            ]);
-        places
-            .filter(|(_, seen, _)| matches!(seen, Seen::Unknown(_)))
-            .map(|(i, _, name)| match self.candidates(i) {
+        self.unknown_places()
+            .map(|(i, name)| match self.candidates(i) {
                 [] => name,
                 cards => {
                     let cards: Vec<String> = cards.iter().map(|c| c.to_string()).collect();
@@ -106,17 +99,19 @@ impl Board {
 
     /// Places read as unknown, by name (`pyramid:12`, `stock`, `waste`).
     pub fn unknowns(&self) -> Vec<String> {
-        let mut out: Vec<String> = (0..PYRAMID_SIZE)
-            .filter(|&i| matches!(self.pyramid[i], Seen::Unknown(_)))
-            .map(|i| format!("pyramid:{i}"))
-            .collect();
-        if matches!(self.stock_top, Seen::Unknown(_)) {
-            out.push("stock".into());
-        }
-        if matches!(self.waste, Seen::Unknown(_)) {
-            out.push("waste".into());
-        }
-        out
+        self.unknown_places().map(|(_, name)| name).collect()
+    }
+
+    /// The places read as unknown (numbered as in `PLACES`), with their names.
+    fn unknown_places(&self) -> impl Iterator<Item = (usize, String)> + '_ {
+        (0..PYRAMID_SIZE)
+            .map(|i| (i, self.pyramid[i], format!("pyramid:{i}")))
+            .chain([
+                (PYRAMID_SIZE, self.stock_top, "stock".to_string()),
+                (PYRAMID_SIZE + 1, self.waste, "waste".to_string()),
+            ])
+            .filter(|(_, seen, _)| matches!(seen, Seen::Unknown(_)))
+            .map(|(i, _, name)| (i, name))
     }
 
     /// How many places show something (a card or an unknown).
@@ -536,23 +531,20 @@ pub struct Matcher {
 
 impl Matcher {
     pub fn new(templates: &Templates) -> Matcher {
-        let raw: Vec<Vec<f32>> = templates
-            .images
-            .iter()
-            .map(|img| img.as_raw().iter().map(|&v| v as f32).collect())
-            .collect();
         let m = &templates.manifest;
-        let mut matcher = Matcher::from_raw(raw, m.index_box, m.aspect, m.card_width);
+        let mut matcher = Matcher::from_raw(
+            values_of(&templates.images),
+            m.index_box,
+            m.aspect,
+            m.card_width,
+        );
         matcher.suits = templates
             .suit_images
             .as_deref()
             .and_then(SuitPrototypes::new);
         if let (Some(strip), Some(images)) = (&m.strip, &templates.strip_images) {
-            let raw = images
-                .iter()
-                .map(|img| img.as_raw().iter().map(|&v| v as f32).collect())
-                .collect();
-            let strip = Matcher::from_raw(raw, strip.index_box, m.aspect, m.card_width);
+            let strip =
+                Matcher::from_raw(values_of(images), strip.index_box, m.aspect, m.card_width);
             matcher.strip = Some(Box::new(strip));
         }
         matcher
@@ -963,6 +955,14 @@ struct DuelPair {
     region: Vec<Cell>,
 }
 
+/// Template images as RGB values (by card index).
+fn values_of(images: &[image::RgbImage]) -> Vec<Vec<f32>> {
+    images
+        .iter()
+        .map(|img| img.as_raw().iter().map(|&v| v as f32).collect())
+        .collect()
+}
+
 /// An empty `Matcher::duel_pairs`.
 fn fresh_duel_pairs() -> Arc<Vec<OnceLock<Option<DuelPair>>>> {
     Arc::new((0..52 * 52).map(|_| OnceLock::new()).collect())
@@ -1278,8 +1278,8 @@ impl View {
         out
     }
 
-    /// The dot product of the window (see `window`) with `values`, taken where the window lies
-    /// in the corner, without cutting it out.
+    /// The dot product of the window (see `window`) with a template's values, taken where the
+    /// window lies in the corner, without cutting it out.
     fn dot_in_place(&self, patches: &[Corner], template: &Template) -> f32 {
         let values = &template.values;
         let corner = &patches[self.patch as usize];
@@ -1435,8 +1435,9 @@ impl Look {
         r
     }
 
-    /// The least squared distance, over the `mask` values only, between `template` and view
-    /// `around` or a view half a template pixel from it (across, down or both).
+    /// The least squared distance, over the template values `cells` name only, between
+    /// `template` and view `around` or a view half a template pixel from it (across, down or
+    /// both).
     fn nearest(&self, template: &[f32], cells: &[Cell], around: usize) -> Option<f32> {
         let side = 2 * self.spread + 1;
         let (x, y) = self.lattice(around);
