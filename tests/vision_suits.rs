@@ -193,9 +193,12 @@ fn a_covered_card_shows_its_suit_in_its_top_strip() {
         templates.strip_images.is_some(),
         "ornamental's top strips tell the suits apart"
     );
+    // (Without the gap templates too, which settle most of them as well.)
     let mut without = templates.clone();
     without.manifest.strip = None;
     without.strip_images = None;
+    without.manifest.gap = None;
+    without.gap_images = None;
     let cases: [(Size, &[u64]); 2] = [((1024, 768, 1.0), &[0, 2]), ((800, 600, 1.0), &[2])];
     let mut unsure_without = 0;
     for (set, strips) in [(templates, true), (without, false)] {
@@ -225,5 +228,56 @@ fn a_covered_card_shows_its_suit_in_its_top_strip() {
     assert!(
         unsure_without >= 3,
         "without the strip templates these covered cards are unsure ({unsure_without} were)"
+    );
+}
+
+#[test]
+fn a_covered_card_shows_the_middle_of_its_face_between_the_cards_over_it() {
+    // Ornamental's covered kings and aces of clubs and spades show the same top strip but for the
+    // top of the suit under the rank; between the two cards over them, down to the row below,
+    // they show the middle of their face: the ace's big pip, the king's face (a brown beard or a
+    // black one). Calibration cuts templates there, and they settle them: deal 13's Ks (place
+    // 16) at 800x600 and 1440x900, deal 3's Ac (20) at 1920x1080, deal 8's As (8) at 2560x1440,
+    // deal 17's Ks and As (8, 19) at 3840x2160, all with the stock drawn out.
+    let mut r = Renderer::new(Theme::load("ornamental").unwrap());
+    let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
+    assert!(
+        templates.gap_images.is_some(),
+        "the practice table's cards leave a gap between them"
+    );
+    let mut without = templates.clone();
+    without.manifest.gap = None;
+    without.gap_images = None;
+    let cases: [(Size, u64, &[usize]); 5] = [
+        ((800, 600, 1.0), 13, &[16]),
+        ((1440, 900, 1.0), 13, &[16]),
+        ((1920, 1080, 1.0), 3, &[20]),
+        ((2560, 1440, 1.0), 8, &[8]),
+        ((3840, 2160, 1.0), 17, &[8, 19]),
+    ];
+    let mut unsure_without = 0;
+    for (set, gaps) in [(templates, true), (without, false)] {
+        let mut matcher = Matcher::new(&set);
+        for (size, seed, places) in cases {
+            // The last position: the stock drawn out.
+            let (state, selection) = positions(seed).pop().expect("a deal's positions");
+            let layout = r.layout(size.0, size.1, size.2);
+            let frame = r.render(&Scene::still(&state, selection, "DEAL 1".into()), &layout);
+            let (board, _) = read_frame(&frame, &Profile::practice_table(), &mut matcher).unwrap();
+            let tag = format!("deal {seed} at {size:?}");
+            for (i, seen) in board.pyramid.iter().enumerate() {
+                let expected = state.pyramid[i].map_or(Seen::Empty, |c| Seen::Card(c, 0.0));
+                match seen {
+                    Seen::Unknown(_) if !gaps => {
+                        unsure_without += usize::from(places.contains(&i));
+                    }
+                    _ => assert!(same_place(*seen, expected), "{tag} pyramid:{i}: {seen:?}"),
+                }
+            }
+        }
+    }
+    assert!(
+        unsure_without >= 4,
+        "without the gap templates these covered cards are unsure ({unsure_without} were)"
     );
 }

@@ -3,6 +3,8 @@
 //! waste) — labelled from the known deal, and makes a template set of them. Once the cards are
 //! known each corner is lined up again with the others of its rank and of its suit; a theme that
 //! prints the suit outside the usual index corner gets an index box across the card's top strip.
+//! Templates of the parts a covered card still shows (its top strip, the gap between the two
+//! cards over it) are cut too.
 
 use crate::cards::{Card, Deck, Suit};
 use crate::pyramid::position::Position;
@@ -11,7 +13,7 @@ use crate::vision::locate::{locate, Located};
 use crate::vision::profile::Profile;
 use crate::vision::recognize::{sample, snap_corner, snap_pile_corner, window_of, Matcher};
 use crate::vision::suits::{self, SuitPrototypes};
-use crate::vision::templates::{Manifest, StripManifest, Templates, TEMPLATE_H, TEMPLATE_W};
+use crate::vision::templates::{Manifest, PartManifest, Templates, TEMPLATE_H, TEMPLATE_W};
 use image::{RgbImage, RgbaImage};
 use std::collections::BTreeMap;
 
@@ -25,7 +27,7 @@ const REALIGN: usize = 2;
 type LinedUp<'a> = (Card, Vec<f32>, &'a [f32], (usize, usize));
 
 /// The index corner of the card whose located box is `rect`, at template size with `REACH` pixels
-/// of margin on every side.
+/// of margin on every side, and where the card's edges put its top-left corner.
 fn corner(
     frame: &RgbaImage,
     e: &Edges,
@@ -34,7 +36,7 @@ fn corner(
     strip: f32,
     pile: bool,
     profile: &Profile,
-) -> Vec<f32> {
+) -> (Vec<f32>, (f32, f32)) {
     let w = located.card_w;
     let (x, y, _) = if pile {
         snap_pile_corner(e, rect, strip, w)
@@ -44,7 +46,7 @@ fn corner(
     let [bx, by, bw, bh] = profile.index_box;
     let (px, py) = (bw * w / TEMPLATE_W as f32, bh * w / TEMPLATE_H as f32);
     let r = REACH as f32;
-    sample(
+    let values = sample(
         frame,
         x + bx * w - r * px,
         y + by * w - r * py,
@@ -53,7 +55,8 @@ fn corner(
         TEMPLATE_W as usize + 2 * REACH,
         TEMPLATE_H as usize + 2 * REACH,
     )
-    .rgb
+    .rgb;
+    (values, (x, y))
 }
 
 /// The template-sized window of a margin crop at offset (ox, oy).
@@ -113,6 +116,10 @@ pub struct Corners {
     /// `waste` as cut, with margins, and where `waste` was taken in them.
     pub waste_margins: Vec<Vec<f32>>,
     pub waste_offsets: Vec<(usize, usize)>,
+    /// Where each crop of `crops`, and of `waste`, was cut: the frame, and the card's top-left
+    /// corner there as its edges put it.
+    pub cut_at: Vec<(usize, (f32, f32))>,
+    pub waste_cut_at: Vec<(usize, (f32, f32))>,
     /// Height over width of the cards.
     pub aspect: f32,
     /// Card width in pixels in the frames.
@@ -149,8 +156,9 @@ pub fn corners(
     let aspect = located.card_h / located.card_w;
     let strip = profile.row_step * located.card_w;
     let mut crops: Vec<Vec<f32>> = Vec::new();
+    let mut cut_at = Vec::new();
     for p in Position::all() {
-        crops.push(corner(
+        let (crop, at) = corner(
             &frames[0],
             &first_edges,
             &located,
@@ -158,9 +166,12 @@ pub fn corners(
             strip,
             false,
             profile,
-        ));
+        );
+        crops.push(crop);
+        cut_at.push((0, at));
     }
     let (mut stock_tops, mut waste_tops) = (Vec::new(), Vec::new());
+    let (mut stock_at, mut waste_at) = (Vec::new(), Vec::new());
     for (k, frame) in frames.iter().enumerate() {
         if frame.dimensions() != frames[0].dimensions() {
             return Err(format!("frame {k:02} is {}x{}, frame 00 is {}x{}: all frames must come from one window size", frame.width(), frame.height(), frames[0].width(), frames[0].height()));
@@ -172,15 +183,23 @@ pub fn corners(
         // Before the k+1-th click the stock's top card is stock card k+1; after k draws the
         // waste's top card is stock card k.
         if k < 24 && stock == StockSeen::OnStock {
-            stock_tops.push(corner(frame, &e, &here, here.stock, depth, true, profile));
+            let (crop, at) = corner(frame, &e, &here, here.stock, depth, true, profile);
+            stock_tops.push(crop);
+            stock_at.push((k, at));
         }
         if k > 0 {
-            waste_tops.push(corner(frame, &e, &here, here.waste, depth, true, profile));
+            let (crop, at) = corner(frame, &e, &here, here.waste, depth, true, profile);
+            waste_tops.push(crop);
+            waste_at.push((k, at));
         }
     }
     crops.extend(match stock {
         StockSeen::OnStock => stock_tops,
         StockSeen::OnWaste => waste_tops.clone(),
+    });
+    cut_at.extend(match stock {
+        StockSeen::OnStock => stock_at,
+        StockSeen::OnWaste => waste_at.clone(),
     });
     // Line every crop up with what the pyramid's corners share, twice (the second time against
     // the mean of the lined-up crops).
@@ -227,6 +246,8 @@ pub fn corners(
         waste: windows(&waste_tops, &waste_offsets),
         waste_margins: waste_tops,
         waste_offsets,
+        cut_at,
+        waste_cut_at: waste_at,
         aspect,
         card_w: located.card_w,
     })
@@ -281,7 +302,7 @@ pub fn templates_showing_suits(
         let strip_cut = corners(frames, &strip, cut.stock_seen)?;
         let strip_templates = templates_from(&strip_cut, cards, &strip, name)?;
         if Matcher::new(&strip_templates).shows_suits() {
-            templates.manifest.strip = Some(StripManifest {
+            templates.manifest.strip = Some(PartManifest {
                 index_box: strip.index_box,
                 cards: Card::all()
                     .map(|c| (c.to_string(), format!("strip-{c}.png")))
@@ -289,6 +310,16 @@ pub fn templates_showing_suits(
             });
             templates.strip_images = Some(strip_templates.images);
         }
+    }
+    // The middle of the card a covered card shows between the two cards over it.
+    if let Some(gap) = gap_box(profile) {
+        templates.manifest.gap = Some(PartManifest {
+            index_box: gap,
+            cards: Card::all()
+                .map(|c| (c.to_string(), format!("gap-{c}.png")))
+                .collect(),
+        });
+        templates.gap_images = Some(part_templates(frames, cut, cards, profile, gap)?);
     }
     if let Some(images) = suit_glyphs(frames, cards, profile, cut.stock_seen)? {
         templates.manifest.suits = Some(
@@ -345,6 +376,80 @@ fn suit_glyphs(
 pub fn strip_box(index_box: [f32; 4]) -> [f32; 4] {
     let [_, by, _, bh] = index_box;
     [0.03, by, 0.55, bh]
+}
+
+/// The box of the gap templates (see `PartManifest`): what a covered pyramid card shows between
+/// the two cards over it (the middle of its face), down to where the card below them starts, kept
+/// `GAP_MARGIN` from each. None when the cards of a row lie too close side by side.
+pub fn gap_box(profile: &Profile) -> Option<[f32; 4]> {
+    let (across, down) = (profile.column_step - 1.0, profile.row_step);
+    let w = across - 2.0 * GAP_MARGIN;
+    (w >= MIN_GAP).then(|| [0.5 - w / 2.0, down + GAP_MARGIN, w, down - 2.0 * GAP_MARGIN])
+}
+
+/// How far the gap templates keep from the cards around the gap, in card widths (their edges,
+/// shadows and rounded corners).
+const GAP_MARGIN: f32 = 0.015;
+
+/// The narrowest gap worth templates, in card widths (3 pixels on cards 75 pixels wide).
+const MIN_GAP: f32 = 0.04;
+
+/// Templates of another part of the card (`part`, a box in card widths like the index box): each
+/// card cut where its index corner was cut (`cut`), its top-left corner moved by as much as lining
+/// up its index corner with the others moved that (a card's edges can put its corner a few pixels
+/// off, where a line inside it is stronger). Not lined up again: a part showing pips or a picture
+/// has nothing all cards share.
+fn part_templates(
+    frames: &[RgbaImage],
+    cut: &Corners,
+    cards: &[Card],
+    profile: &Profile,
+    part: [f32; 4],
+) -> Result<Vec<RgbImage>, String> {
+    let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+    let w = cut.card_w;
+    let [_, _, ibw, ibh] = profile.index_box;
+    let (ipx, ipy) = (ibw * w / tw as f32, ibh * w / th as f32);
+    let [bx, by, bw, bh] = part;
+    let mut images: Vec<Option<RgbImage>> = vec![None; 52];
+    for (i, card) in cards.iter().enumerate() {
+        // As `templates_from` takes it: a stock card seen on the stock from the waste after it
+        // was drawn (unless a king, which the click removed).
+        let k = i.wrapping_sub(28);
+        let ((frame, (x, y)), (ox, oy)) =
+            if i >= 28 && cut.stock_seen == StockSeen::OnStock && !card.is_king() {
+                match (cut.waste_cut_at.get(k), cut.waste_offsets.get(k)) {
+                    (Some(&at), Some(&offset)) => (at, offset),
+                    _ => (cut.cut_at[i], cut.offsets[i]),
+                }
+            } else {
+                (cut.cut_at[i], cut.offsets[i])
+            };
+        let x = x + (ox as f32 - REACH as f32) * ipx;
+        let y = y + (oy as f32 - REACH as f32) * ipy;
+        let values = sample(
+            &frames[frame],
+            x + bx * w,
+            y + by * w,
+            bw * w,
+            bh * w,
+            tw,
+            th,
+        )
+        .rgb;
+        let raw: Vec<u8> = values
+            .iter()
+            .map(|v| v.round().clamp(0.0, 255.0) as u8)
+            .collect();
+        images[card.index()] = RgbImage::from_raw(TEMPLATE_W, TEMPLATE_H, raw);
+    }
+    Card::all()
+        .map(|card| {
+            images[card.index()]
+                .take()
+                .ok_or_else(|| format!("card {card} was never seen in the frames"))
+        })
+        .collect()
 }
 
 /// An index box as tall as `index_box`, across the card's whole width (a small margin each side).
@@ -462,9 +567,11 @@ pub fn templates_from(
             cards: files,
             suits: None,
             strip: None,
+            gap: None,
         },
         images,
         suit_images: None,
         strip_images: None,
+        gap_images: None,
     })
 }

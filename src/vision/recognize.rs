@@ -3,7 +3,8 @@
 //! twice) to settle near-ties. Close candidates then duel where they differ (see `Matcher::duel`);
 //! a suit the templates do not show apart (a theme whose corner holds no suit) is never decided.
 //! A selected card, whose highlight covers part of its corner, is matched against templates under
-//! the same highlight.
+//! the same highlight. A card still torn between the suits of one rank is looked at again where a
+//! covered card shows more: its top strip, and the middle of its face between the cards over it.
 //! Anything under the confidence margin is reported as unknown with its slot; nothing is guessed.
 
 use crate::cards::Card;
@@ -12,7 +13,7 @@ use crate::table::layout::Rect;
 use crate::vision::edges::Edges;
 use crate::vision::locate::Located;
 use crate::vision::suits::{GlyphLook, SuitPrototypes, SUIT_MARGIN};
-use crate::vision::templates::{Templates, TEMPLATE_H, TEMPLATE_W};
+use crate::vision::templates::{PartManifest, Templates, TEMPLATE_H, TEMPLATE_W};
 use image::RgbaImage;
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -525,8 +526,13 @@ pub struct Matcher {
     suits: Option<SuitPrototypes>,
     /// Per pair of templates (a × 52 + b), where they differ, worked out when first needed.
     duel_pairs: Arc<Vec<OnceLock<Option<DuelPair>>>>,
-    /// The top strip templates, when the template set has them (see `StripManifest`).
+    /// The top strip and gap templates, when the template set has them (see `PartManifest`).
     strip: Option<Box<Matcher>>,
+    gap: Option<Box<Matcher>>,
+    /// Whether two cards' duels weigh where their own templates differ, not where their suits'
+    /// or ranks' means do: templates of a part of the card that shows pips or a picture, whose
+    /// suits differ card by card (a two's pip, a king's face), not in one glyph.
+    pairwise: bool,
 }
 
 impl Matcher {
@@ -542,11 +548,15 @@ impl Matcher {
             .suit_images
             .as_deref()
             .and_then(SuitPrototypes::new);
-        if let (Some(strip), Some(images)) = (&m.strip, &templates.strip_images) {
-            let strip =
-                Matcher::from_raw(values_of(images), strip.index_box, m.aspect, m.card_width);
-            matcher.strip = Some(Box::new(strip));
-        }
+        let part = |part: &Option<PartManifest>, images: &Option<Vec<image::RgbImage>>| {
+            let (part, images) = (part.as_ref()?, images.as_ref()?);
+            let values = values_of(images);
+            let mut matcher = Matcher::from_raw(values, part.index_box, m.aspect, m.card_width);
+            matcher.pairwise = true;
+            Some(Box::new(matcher))
+        };
+        matcher.strip = part(&m.strip, &templates.strip_images);
+        matcher.gap = part(&m.gap, &templates.gap_images);
         matcher
     }
 
@@ -575,6 +585,8 @@ impl Matcher {
             suits: None,
             duel_pairs: fresh_duel_pairs(),
             strip: None,
+            gap: None,
+            pairwise: false,
         }
     }
 
@@ -640,8 +652,8 @@ impl Matcher {
     /// Prepares the templates for cards `card_w` pixels wide: for cards smaller than at
     /// calibration, blurred to the detail such cards can show.
     pub fn prepare(&mut self, card_w: f32) {
-        if let Some(strip) = &mut self.strip {
-            strip.prepare(card_w);
+        for part in [&mut self.strip, &mut self.gap].into_iter().flatten() {
+            part.prepare(card_w);
         }
         let target = card_w.min(self.calibrated_width);
         if (target - self.prepared_width).abs() < 0.03 * self.calibrated_width {
@@ -855,7 +867,9 @@ impl Matcher {
         let (ta, tb) = (&self.templates[a].values, &self.templates[b].values);
         // Where they differ: for two cards of one rank, where the suits differ; of one suit,
         // where the ranks differ.
-        let (ma, mb) = if a % 13 == b % 13 {
+        let (ma, mb) = if self.pairwise {
+            (ta, tb)
+        } else if a % 13 == b % 13 {
             if self.suits_apart[a / 13][b / 13] < MIN_APART {
                 return None;
             }
@@ -936,7 +950,7 @@ impl Matcher {
         // `DUEL_PIXELS`, `SUITS_CLEARLY_APART`).
         let pixels = (pair.mask_len as f32 / DUEL_PIXELS).min(1.0).sqrt();
         let smaller = self.prepared_width < 0.97 * self.calibrated_width;
-        let suits = if a % 13 == b % 13 && smaller {
+        let suits = if a % 13 == b % 13 && smaller && !self.pairwise {
             (self.suits_apart[a / 13][b / 13] / SUITS_CLEARLY_APART).min(1.0)
         } else {
             1.0
@@ -1633,51 +1647,48 @@ fn torn_between_suits(
     (candidate_suits.len() >= 2).then_some((rank, candidate_suits, score))
 }
 
-/// The card a look is torn between the suits of one rank over, settled by the card's top strip
-/// past the index corner (`strip` looks at it, only when needed, with the strip templates
-/// `strips`; see `StripManifest`): among the candidate suits only, the strip must fit a card
-/// well and its duels must clearly favour it. Returns (card index, confidence).
-fn by_top_strip(
+/// The card a look is torn between the suits of one rank over, settled by another part of the
+/// card (`cut` looks at it, only when needed, with that part's templates `part`; see
+/// `PartManifest`): among the candidate suits only, the part must fit a card well and its duels
+/// must clearly favour it. Returns (card index, confidence).
+fn by_part(
     matcher: &Matcher,
-    strips: &Matcher,
+    part: &Matcher,
     look: &Look,
     free: &[bool; 52],
-    strip: impl FnOnce() -> Look,
+    cut: impl FnOnce() -> Look,
 ) -> Option<(usize, f32)> {
     let (rank, candidate_suits, score) = torn_between_suits(matcher, look, free)?;
     let mut candidates = [false; 52];
     for suit in candidate_suits {
         candidates[suit * 13 + rank] = true;
     }
-    let strip = strip();
-    let (card, strip_score, margin) = decide(strips, &strip, &candidates)?;
-    // The strip must fit the card best, and its template must differ from the other candidates'
-    // by more than the suit under the rank (where it does not, the strip tells no more than the
-    // index corner: ornamental's kings and aces, whose pictures are alike).
+    let seen = cut();
+    let (card, part_score, margin) = decide(part, &seen, &candidates)?;
+    // The part must fit the card best, and its template must differ from the other candidates'
+    // by more than the suit under the rank (where it does not, the part tells no more than the
+    // index corner: ornamental's kings and aces, whose top strips are alike).
     let leader = (0..52)
         .filter(|&k| candidates[k])
-        .max_by(|&a, &b| strip.best[a].0.total_cmp(&strip.best[b].0))?;
+        .max_by(|&a, &b| seen.best[a].0.total_cmp(&seen.best[b].0))?;
     let alike = (0..52)
         .filter(|&k| candidates[k] && k != card)
-        .map(|k| dot(&strips.templates[card].values, &strips.templates[k].values))
+        .map(|k| dot(&part.templates[card].values, &part.templates[k].values))
         .fold(f32::MIN, f32::max);
-    (leader == card
-        && alike <= STRIP_MAX_ALIKE
-        && strip_score >= MIN_SCORE
-        && margin >= STRIP_MARGIN)
+    (leader == card && alike <= PART_MAX_ALIKE && part_score >= MIN_SCORE && margin >= PART_MARGIN)
         .then(|| (card, score.min(0.5 + margin / 2.0).clamp(0.0, 1.0)))
 }
 
-/// How clearly the top strip's duels must favour a card (see `by_top_strip`): as the index
+/// How clearly the duels of a part of the card must favour a card (see `by_part`): as the index
 /// corner's must. (Over 20 deals of ornamental at every size, every strip whose template differed
-/// from the other candidate's by more than `STRIP_MAX_ALIKE` allows went the right way.)
-const STRIP_MARGIN: f32 = MIN_MARGIN;
+/// from the other candidate's by more than `PART_MAX_ALIKE` allows went the right way.)
+const PART_MARGIN: f32 = MIN_MARGIN;
 
-/// How alike (correlation) a candidate's strip template may be to another candidate's for the
-/// strip to decide between them. Ornamental's kings (0.966 to 0.970) and aces (0.980), whose
+/// How alike (correlation) a candidate's template of a part may be to another candidate's for
+/// the part to decide between them. Ornamental's kings (0.966 to 0.970) and aces (0.980), whose
 /// strips differ only by the suit under the rank, went the wrong way by margins up to 0.4 at
 /// 800x600 and 1024x768; its eights, queens and jacks (0.92 to 0.956) never did.
-const STRIP_MAX_ALIKE: f32 = 0.96;
+const PART_MAX_ALIKE: f32 = 0.96;
 
 /// What a place shows besides its look: how strong a card's top edge is there, how much of it is
 /// felt, and where the card's top-left corner was found.
@@ -2159,16 +2170,25 @@ pub fn read_board_reusing(
             }
         });
     }
-    // A covered card shows the top of its face past the index corner: where the corner leaves it
-    // torn between the suits of one rank, the strip templates (when the set has them) settle it.
-    if let Some(strips) = &matcher.strip {
+    // A covered card shows the top of its face past the index corner, and the middle of its face
+    // between the two cards over it: where the corner leaves it torn between the suits of one
+    // rank, the templates of those parts (when the set has them) settle it, the strip first.
+    // The gap is looked at where the index corner was found to lie, not where the card's edges
+    // put it (as its templates were cut; see `calibrate::part_templates`).
+    for (part, found) in [(&matcher.strip, false), (&matcher.gap, true)] {
+        let Some(part) = part else { continue };
         unsure.retain(|&(i, _)| {
             let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
             if !places[i].1 || edge_strength[i] < TOP_EDGE || banded.is_some() {
                 return true;
             }
-            let (x, y) = corners[i];
-            match by_top_strip(matcher, strips, look, &free, || strips.look(frame, x, y, w)) {
+            let (mut x, mut y) = corners[i];
+            if found {
+                let ((ox, oy), (px, py)) = (look.offset(), matcher.template_pixel(w));
+                (x, y) = (x + ox * px, y + oy * py);
+            }
+            let cut = || part.look(frame, x, y, w);
+            match by_part(matcher, part, look, &free, cut) {
                 Some((k, confidence)) => {
                     free[k] = false;
                     seen[i] = Seen::Card(Card::from_index(k), confidence);

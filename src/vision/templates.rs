@@ -1,8 +1,9 @@
 //! Card template sets on disk (`templates/NAME/`): one small PNG per card of its index corner, scaled
 //! to a fixed size so that it matches at every window size and display scale, and a JSON manifest.
 //! A set may also hold the four suits' glyphs as cards seen whole show them under the rank
-//! (`suits`), and templates of the top strip a covered card shows (`strip`). Loading checks
-//! everything and names what is missing or damaged.
+//! (`suits`), and templates of two more parts of the card a covered card shows: its top strip
+//! (`strip`) and the gap between the two cards over it (`gap`). Loading checks everything and
+//! names what is missing or damaged.
 
 use crate::cards::{Card, Suit};
 use crate::vision::suits::{SUIT_H, SUIT_W};
@@ -38,18 +39,24 @@ pub struct Manifest {
     /// "c") → PNG file name, `SUIT_W`×`SUIT_H`. Absent for a theme with no suit glyph there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suits: Option<BTreeMap<String, String>>,
-    /// Templates of the top strip that a covered card shows (see `StripManifest`). Absent in sets
+    /// Templates of the top strip that a covered card shows (see `PartManifest`). Absent in sets
     /// made before, or when the strip tells the suits apart no better than the index corner.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strip: Option<StripManifest>,
+    pub strip: Option<PartManifest>,
+    /// Templates of the middle of the card that a covered card shows between the two cards over
+    /// it, down to the row below them (see `PartManifest`). Absent in sets made before, or for a
+    /// layout whose cards lie too close side by side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap: Option<PartManifest>,
 }
 
-/// A second set of templates, `TEMPLATE_W`×`TEMPLATE_H` like the first, cut from the card's top
-/// strip past the index corner (`index_box`, in card widths): what a covered card shows of its
-/// suit there, its first pips or its picture, is more than the top of the suit glyph under its
-/// rank.
+/// Another set of templates, `TEMPLATE_W`×`TEMPLATE_H` like the first, cut from another part of
+/// the card (`index_box`, in card widths from its top-left) that a covered card still shows: the
+/// top strip past the index corner (its suit there, its first pips or its picture are more than
+/// the top of the suit glyph under its rank), or the gap between the two cards over it (the middle
+/// of its face: the ace's pip, the court card's face).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct StripManifest {
+pub struct PartManifest {
     pub index_box: [f32; 4],
     /// Card (like "Th") → PNG file name.
     pub cards: BTreeMap<String, String>,
@@ -65,6 +72,8 @@ pub struct Templates {
     pub suit_images: Option<Vec<RgbImage>>,
     /// The 52 top strip templates by `Card::index`, when the set has them.
     pub strip_images: Option<Vec<RgbImage>>,
+    /// The 52 gap templates by `Card::index`, when the set has them.
+    pub gap_images: Option<Vec<RgbImage>>,
 }
 
 impl Templates {
@@ -106,6 +115,10 @@ impl Templates {
             .strip
             .as_ref()
             .map(|strip| load_cards(&dir, &strip.cards, "strip ", &mut missing, &mut damaged));
+        let gap_images = manifest
+            .gap
+            .as_ref()
+            .map(|gap| load_cards(&dir, &gap.cards, "gap ", &mut missing, &mut damaged));
         let mut suit_images = None;
         if let Some(suits) = &manifest.suits {
             let mut loaded = Vec::with_capacity(4);
@@ -143,6 +156,7 @@ impl Templates {
             images,
             suit_images,
             strip_images,
+            gap_images,
         })
     }
 
@@ -169,9 +183,16 @@ impl Templates {
                     .save_with_format(tmp.join(file), image::ImageFormat::Png)
                     .map_err(|e| format!("cannot write {file}: {e}"))?;
             }
-            if let (Some(strip), Some(images)) = (&self.manifest.strip, &self.strip_images) {
+            let parts = [
+                (&self.manifest.strip, &self.strip_images),
+                (&self.manifest.gap, &self.gap_images),
+            ];
+            for (part, images) in parts {
+                let (Some(part), Some(images)) = (part, images) else {
+                    continue;
+                };
                 for card in Card::all() {
-                    let file = &strip.cards[&card.to_string()];
+                    let file = &part.cards[&card.to_string()];
                     images[card.index()]
                         .save_with_format(tmp.join(file), image::ImageFormat::Png)
                         .map_err(|e| format!("cannot write {file}: {e}"))?;
@@ -267,10 +288,16 @@ mod tests {
                         .map(|s| (s.char().to_string(), format!("suit-{}.png", s.char())))
                         .collect(),
                 ),
-                strip: Some(StripManifest {
+                strip: Some(PartManifest {
                     index_box: [0.03, 0.02, 0.55, 0.38],
                     cards: Card::all()
                         .map(|c| (c.to_string(), format!("strip-{c}.png")))
+                        .collect(),
+                }),
+                gap: Some(PartManifest {
+                    index_box: [0.455, 0.44, 0.09, 0.38],
+                    cards: Card::all()
+                        .map(|c| (c.to_string(), format!("gap-{c}.png")))
                         .collect(),
                 }),
             },
@@ -278,6 +305,13 @@ mod tests {
                 (0..52)
                     .map(|i| {
                         RgbImage::from_pixel(TEMPLATE_W, TEMPLATE_H, image::Rgb([0, 0, i * 4]))
+                    })
+                    .collect(),
+            ),
+            gap_images: Some(
+                (0..52)
+                    .map(|i| {
+                        RgbImage::from_pixel(TEMPLATE_W, TEMPLATE_H, image::Rgb([0, i * 4, 9]))
                     })
                     .collect(),
             ),
@@ -302,20 +336,24 @@ mod tests {
         assert_eq!(loaded.images, saved.images);
         assert_eq!(loaded.suit_images, saved.suit_images);
         assert_eq!(loaded.strip_images, saved.strip_images);
+        assert_eq!(loaded.gap_images, saved.gap_images);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
-    fn a_set_without_strip_templates_loads_without_them() {
+    fn a_set_without_strip_or_gap_templates_loads_without_them() {
         let dir = scratch("nostrip");
         let mut saved = set();
         saved.manifest.strip = None;
         saved.strip_images = None;
+        saved.manifest.gap = None;
+        saved.gap_images = None;
         saved.save(&dir).unwrap();
         let text = std::fs::read_to_string(dir.join(MANIFEST)).unwrap();
-        assert!(!text.contains("strip"), "{text}");
+        assert!(!text.contains("strip") && !text.contains("gap"), "{text}");
         let loaded = Templates::load(dir.to_str().unwrap()).unwrap();
         assert!(loaded.strip_images.is_none());
+        assert!(loaded.gap_images.is_none());
         assert_eq!(loaded.images, saved.images);
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -330,6 +368,19 @@ mod tests {
         assert!(err.contains("incomplete"), "{err}");
         assert!(err.contains("strip-Qs.png"), "{err}");
         assert!(err.contains("strip-4d.png"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_missing_or_damaged_gap_template_is_named() {
+        let dir = scratch("damagedgap");
+        set().save(&dir).unwrap();
+        std::fs::remove_file(dir.join("gap-Ac.png")).unwrap();
+        std::fs::write(dir.join("gap-Ks.png"), b"not a png").unwrap();
+        let err = Templates::load(dir.to_str().unwrap()).unwrap_err();
+        assert!(err.contains("incomplete"), "{err}");
+        assert!(err.contains("gap-Ac.png"), "{err}");
+        assert!(err.contains("gap-Ks.png"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
