@@ -186,12 +186,13 @@ fn a_covered_card_shows_its_suit_in_its_top_strip() {
     // queen and eight of clubs (12 and 19) stayed unsure, and deal 2's queen at 800x600. Past the
     // corner the strip shows the first pips of a number card (two spades or two trefoils) or the
     // top of a face card's picture: calibration cuts templates there too, and they settle them.
-    // (Its kings and aces, whose strips differ only by the suit under the rank, stay unsure.)
+    // (Its kings and aces, whose strips differ only by the suit under the rank, are left to the
+    // gap templates: see the next test.)
     let mut r = Renderer::new(Theme::load("ornamental").unwrap());
     let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
     assert!(
         templates.strip_images.is_some(),
-        "ornamental's top strips tell the suits apart"
+        "ornamental's index corner leaves the rest of the top strip out"
     );
     // (Without the gap templates too, which settle most of them as well.)
     let mut without = templates.clone();
@@ -280,4 +281,42 @@ fn a_covered_card_shows_the_middle_of_its_face_between_the_cards_over_it() {
         unsure_without >= 4,
         "without the gap templates these covered cards are unsure ({unsure_without} were)"
     );
+}
+
+#[test]
+fn a_top_strip_whose_pip_differs_past_the_corner_settles_the_suit() {
+    // anglo_poker's covered 2c at 800x600 (deal 8, place 1) shows a tiny club under its rank and
+    // the top of a big club pip in its strip; its strip and the 2s's are alike as a whole (0.963,
+    // more than ornamental's eights), but past the index corner they differ (0.945, the pip), and
+    // the strip settles it. Without the strip templates it is unsure.
+    let mut r = Renderer::new(Theme::load("anglo_poker").unwrap());
+    let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
+    let mut without = templates.clone();
+    without.manifest.strip = None;
+    without.strip_images = None;
+    let layout = r.layout(800, 600, 1.0);
+    for (set, strips) in [(templates, true), (without, false)] {
+        let mut matcher = Matcher::new(&set);
+        for (state, selection) in positions(8) {
+            if state.pyramid[1].is_none() {
+                continue;
+            }
+            let frame = r.render(&Scene::still(&state, selection, "DEAL 1".into()), &layout);
+            let (board, _) = read_frame(&frame, &Profile::practice_table(), &mut matcher).unwrap();
+            let expected = Seen::Card(state.pyramid[1].unwrap(), 0.0);
+            if strips {
+                assert!(
+                    same_place(board.pyramid[1], expected),
+                    "{:?}",
+                    board.pyramid[1]
+                );
+            } else {
+                assert!(
+                    matches!(board.pyramid[1], Seen::Unknown(_)),
+                    "without the strip: {:?}",
+                    board.pyramid[1]
+                );
+            }
+        }
+    }
 }

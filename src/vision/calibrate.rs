@@ -301,15 +301,13 @@ pub fn templates_showing_suits(
         };
         let strip_cut = corners(frames, &strip, cut.stock_seen)?;
         let strip_templates = templates_from(&strip_cut, cards, &strip, name)?;
-        if Matcher::new(&strip_templates).shows_suits() {
-            templates.manifest.strip = Some(PartManifest {
-                index_box: strip.index_box,
-                cards: Card::all()
-                    .map(|c| (c.to_string(), format!("strip-{c}.png")))
-                    .collect(),
-            });
-            templates.strip_images = Some(strip_templates.images);
-        }
+        templates.manifest.strip = Some(PartManifest {
+            index_box: strip.index_box,
+            cards: Card::all()
+                .map(|c| (c.to_string(), format!("strip-{c}.png")))
+                .collect(),
+        });
+        templates.strip_images = Some(strip_templates.images);
     }
     // The middle of the card a covered card shows between the two cards over it.
     if let Some(gap) = gap_box(profile) {

@@ -40,7 +40,7 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suits: Option<BTreeMap<String, String>>,
     /// Templates of the top strip that a covered card shows (see `PartManifest`). Absent in sets
-    /// made before, or when the strip tells the suits apart no better than the index corner.
+    /// made before, or when the index box already runs across the strip.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strip: Option<PartManifest>,
     /// Templates of the middle of the card that a covered card shows between the two cards over
