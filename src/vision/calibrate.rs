@@ -368,7 +368,7 @@ fn suit_glyphs(
     Ok(suits::prototype_images(&cuts).filter(|images| SuitPrototypes::new(images).is_some()))
 }
 
-/// The box of the top strip templates (see `StripManifest`): as tall as `index_box`, from the
+/// The box of the top strip templates (see `PartManifest`): as tall as `index_box`, from the
 /// card's left edge past its middle, where the first pips of a number card lie (and a good part
 /// of a face card's picture).
 pub fn strip_box(index_box: [f32; 4]) -> [f32; 4] {
