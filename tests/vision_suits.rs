@@ -5,7 +5,7 @@
 use solitaire_agent::cards::Deck;
 use solitaire_agent::pyramid::state::State;
 use solitaire_agent::table::render::Renderer;
-use solitaire_agent::table::scene::Scene;
+use solitaire_agent::table::scene::{Scene, Selection};
 use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::accuracy::{
     calibrate_rendered, calibration_frames, measure, positions, CALIBRATION_SEED,
@@ -15,7 +15,7 @@ use solitaire_agent::vision::edges::Edges;
 use solitaire_agent::vision::locate::locate;
 use solitaire_agent::vision::profile::Profile;
 use solitaire_agent::vision::read_frame;
-use solitaire_agent::vision::recognize::{read_board, Matcher, Seen};
+use solitaire_agent::vision::recognize::{read_board, Board, Matcher, Seen};
 
 /// A window size: width, height, display scale.
 type Size = (u32, u32, f32);
@@ -152,14 +152,15 @@ fn a_suit_glyph_seen_whole_tells_clubs_from_spades() {
     ];
     for (size, deals) in cases {
         for &(seed, which) in deals {
-            let (state, selection) = positions(seed).swap_remove(which);
-            let layout = r.layout(size.0, size.1, size.2);
-            let frame = r.render(&Scene::still(&state, selection, "DEAL 1".into()), &layout);
-            let (board, _) = read_frame(&frame, &Profile::practice_table(), &mut matcher).unwrap();
+            let position = positions(seed).swap_remove(which);
+            let board = read_drawn(&mut r, &mut matcher, &position, size);
+            let state = &position.0;
             let tag = format!("deal {seed} at {size:?}");
             for (i, seen) in board.pyramid.iter().enumerate() {
-                let expected = state.pyramid[i].map_or(Seen::Empty, |c| Seen::Card(c, 0.0));
-                assert!(same_place(*seen, expected), "{tag} pyramid:{i}: {seen:?}");
+                assert!(
+                    same_place(*seen, truth(state, i)),
+                    "{tag} pyramid:{i}: {seen:?}"
+                );
             }
             let stock = state
                 .stock_top()
@@ -167,6 +168,25 @@ fn a_suit_glyph_seen_whole_tells_clubs_from_spades() {
             assert!(same_place(board.stock_top, stock), "{tag} stock");
         }
     }
+}
+
+/// Draws `state` (with `selection`) at `size` and reads it.
+fn read_drawn(
+    r: &mut Renderer,
+    matcher: &mut Matcher,
+    (state, selection): &(State, Option<Selection>),
+    size: Size,
+) -> Board {
+    let layout = r.layout(size.0, size.1, size.2);
+    let frame = r.render(&Scene::still(state, *selection, "DEAL 1".into()), &layout);
+    read_frame(&frame, &Profile::practice_table(), matcher)
+        .unwrap()
+        .0
+}
+
+/// What pyramid place `i` of `state` holds, as a read would give it.
+fn truth(state: &State, i: usize) -> Seen {
+    state.pyramid[i].map_or(Seen::Empty, |c| Seen::Card(c, 0.0))
 }
 
 /// Whether two places hold the same thing (the same card, whatever the confidence).
@@ -206,14 +226,11 @@ fn a_covered_card_shows_its_suit_in_its_top_strip() {
         let mut matcher = Matcher::new(&set);
         for (size, seeds) in cases {
             for &seed in seeds {
-                let (state, selection) = positions(seed).swap_remove(0);
-                let layout = r.layout(size.0, size.1, size.2);
-                let frame = r.render(&Scene::still(&state, selection, "DEAL 1".into()), &layout);
-                let (board, _) =
-                    read_frame(&frame, &Profile::practice_table(), &mut matcher).unwrap();
+                let position = positions(seed).swap_remove(0);
+                let board = read_drawn(&mut r, &mut matcher, &position, size);
                 let tag = format!("deal {seed} at {size:?}");
                 for (i, seen) in board.pyramid.iter().enumerate() {
-                    let expected = state.pyramid[i].map_or(Seen::Empty, |c| Seen::Card(c, 0.0));
+                    let expected = truth(&position.0, i);
                     if strips {
                         assert!(same_place(*seen, expected), "{tag} pyramid:{i}: {seen:?}");
                     } else {
@@ -261,13 +278,11 @@ fn a_covered_card_shows_the_middle_of_its_face_between_the_cards_over_it() {
         let mut matcher = Matcher::new(&set);
         for (size, seed, places) in cases {
             // The last position: the stock drawn out.
-            let (state, selection) = positions(seed).pop().expect("a deal's positions");
-            let layout = r.layout(size.0, size.1, size.2);
-            let frame = r.render(&Scene::still(&state, selection, "DEAL 1".into()), &layout);
-            let (board, _) = read_frame(&frame, &Profile::practice_table(), &mut matcher).unwrap();
+            let position = positions(seed).pop().expect("a deal's positions");
+            let board = read_drawn(&mut r, &mut matcher, &position, size);
             let tag = format!("deal {seed} at {size:?}");
             for (i, seen) in board.pyramid.iter().enumerate() {
-                let expected = state.pyramid[i].map_or(Seen::Empty, |c| Seen::Card(c, 0.0));
+                let expected = truth(&position.0, i);
                 match seen {
                     Seen::Unknown(_) if !gaps => {
                         unsure_without += usize::from(places.contains(&i));
@@ -294,16 +309,14 @@ fn a_top_strip_whose_pip_differs_past_the_corner_settles_the_suit() {
     let mut without = templates.clone();
     without.manifest.strip = None;
     without.strip_images = None;
-    let layout = r.layout(800, 600, 1.0);
     for (set, strips) in [(templates, true), (without, false)] {
         let mut matcher = Matcher::new(&set);
-        for (state, selection) in positions(8) {
-            if state.pyramid[1].is_none() {
+        for position in positions(8) {
+            if position.0.pyramid[1].is_none() {
                 continue;
             }
-            let frame = r.render(&Scene::still(&state, selection, "DEAL 1".into()), &layout);
-            let (board, _) = read_frame(&frame, &Profile::practice_table(), &mut matcher).unwrap();
-            let expected = Seen::Card(state.pyramid[1].unwrap(), 0.0);
+            let board = read_drawn(&mut r, &mut matcher, &position, (800, 600, 1.0));
+            let expected = truth(&position.0, 1);
             if strips {
                 assert!(
                     same_place(board.pyramid[1], expected),
