@@ -2095,33 +2095,30 @@ pub fn read_board_reusing(
                     matcher.under_band(band, colour, w, shift)
                 });
                 let m = banded.as_ref().unwrap_or(matcher);
-                let mut look = m.look(frame, x, y, w);
                 // A best fit at the edge of the views tried may lie further off (a corner cut
                 // from the wrong edge): look again around it, and keep the better look.
-                if look.best_at_edge() {
-                    let (ox, oy) = look.offset();
-                    let (px, py) = m.template_pixel(w);
-                    let again = m.look(frame, x + ox * px, y + oy * py, w);
+                let around_edge = |look: Look, again: &dyn Fn(f32, f32) -> Look| {
+                    if !look.best_at_edge() {
+                        return look;
+                    }
+                    let ((ox, oy), (px, py)) = (look.offset(), m.template_pixel(w));
+                    let again = again(x + ox * px, y + oy * py);
                     if again.lead() > look.lead() {
-                        look = again;
+                        again
+                    } else {
+                        look
                     }
-                }
+                };
+                let mut look = around_edge(m.look(frame, x, y, w), &|x, y| m.look(frame, x, y, w));
                 // Where a card lies but no template fits it well, every template is tried at
-                // every view (see `Matcher::look_thoroughly`), and the better look kept.
+                // every view (see `Matcher::look_thoroughly`), and the better look kept; its
+                // best fit at the edge of those views is looked at around it again too
+                // (swiss-xvii's picture-only corners, cut a few pixels off at calibration, fitted
+                // at the edge on cards smaller than then: 0.52 for Js at 800x600, 0.96 around it).
                 if look.lead() < MIN_SCORE && (!in_pyramid || edge >= TOP_EDGE) {
-                    let mut thorough = m.look_thoroughly(frame, x, y, w);
-                    // (Its best fit at the edge of those views: around it again, as above.
-                    // swiss-xvii's picture-only corners, cut a few pixels off at calibration,
-                    // fitted at the edge on cards smaller than then: 0.52 for Js at 800x600,
-                    // 0.96 around that edge.)
-                    if thorough.best_at_edge() {
-                        let (ox, oy) = thorough.offset();
-                        let (px, py) = m.template_pixel(w);
-                        let again = m.look_thoroughly(frame, x + ox * px, y + oy * py, w);
-                        if again.lead() > thorough.lead() {
-                            thorough = again;
-                        }
-                    }
+                    let thorough = around_edge(m.look_thoroughly(frame, x, y, w), &|x, y| {
+                        m.look_thoroughly(frame, x, y, w)
+                    });
                     if thorough.lead() > look.lead() {
                         look = thorough;
                     }
