@@ -126,6 +126,17 @@ pub struct Corners {
     pub card_w: f32,
 }
 
+impl Corners {
+    /// The waste's crop to take for card `card`, the `i`-th seen, instead of `crops[i]`: a stock
+    /// card seen on the stock was also drawn onto the waste, unless it is a king (the click
+    /// removed it), and the waste shows it as the pyramid's cards are shown, not over backs.
+    fn on_waste(&self, i: usize, card: Card) -> Option<usize> {
+        let k = i.checked_sub(28)?;
+        (self.stock_seen == StockSeen::OnStock && !card.is_king() && k < self.waste.len())
+            .then_some(k)
+    }
+}
+
 /// Where the 24 stock cards' corners are cut from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StockSeen {
@@ -411,18 +422,11 @@ fn part_templates(
     let [bx, by, bw, bh] = part;
     let mut images: Vec<Option<RgbImage>> = vec![None; 52];
     for (i, card) in cards.iter().enumerate() {
-        // As `templates_from` takes it: a stock card seen on the stock from the waste after it
-        // was drawn (unless a king, which the click removed).
-        let k = i.wrapping_sub(28);
-        let ((frame, (x, y)), (ox, oy)) =
-            if i >= 28 && cut.stock_seen == StockSeen::OnStock && !card.is_king() {
-                match (cut.waste_cut_at.get(k), cut.waste_offsets.get(k)) {
-                    (Some(&at), Some(&offset)) => (at, offset),
-                    _ => (cut.cut_at[i], cut.offsets[i]),
-                }
-            } else {
-                (cut.cut_at[i], cut.offsets[i])
-            };
+        // Taken where `templates_from` takes the card's corner (see `Corners::on_waste`).
+        let ((frame, (x, y)), (ox, oy)) = match cut.on_waste(i, *card) {
+            Some(k) => (cut.waste_cut_at[k], cut.waste_offsets[k]),
+            None => (cut.cut_at[i], cut.offsets[i]),
+        };
         let x = x + (ox as f32 - REACH as f32) * ipx;
         let y = y + (oy as f32 - REACH as f32) * ipy;
         let values = sample(
@@ -512,20 +516,13 @@ pub fn templates_from(
     // Each card's corner, aligned and with margins.
     let mut lined_up: Vec<LinedUp> = Vec::with_capacity(cards.len());
     for (i, (card, crop)) in cards.iter().zip(&corners.crops).enumerate() {
-        // A stock card seen on the stock was also drawn onto the waste, unless it is a king (the
-        // click removed it): the waste shows it as the pyramid's cards are shown, not over backs.
-        let on_waste = i.checked_sub(28).and_then(|k| {
-            Some((
-                corners.waste.get(k)?,
-                corners.waste_margins.get(k)?,
-                *corners.waste_offsets.get(k)?,
-            ))
-        });
-        let (values, margin, offset) = match on_waste {
-            Some(on_waste) if corners.stock_seen == StockSeen::OnStock && !card.is_king() => {
-                on_waste
-            }
-            _ => (crop, &corners.margins[i], corners.offsets[i]),
+        let (values, margin, offset) = match corners.on_waste(i, *card) {
+            Some(k) => (
+                &corners.waste[k],
+                &corners.waste_margins[k],
+                corners.waste_offsets[k],
+            ),
+            None => (crop, &corners.margins[i], corners.offsets[i]),
         };
         lined_up.push((*card, values.clone(), margin.as_slice(), offset));
     }

@@ -359,29 +359,19 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_or_damaged_strip_template_is_named() {
-        let dir = scratch("damagedstrip");
-        set().save(&dir).unwrap();
-        std::fs::remove_file(dir.join("strip-Qs.png")).unwrap();
-        std::fs::write(dir.join("strip-4d.png"), b"not a png").unwrap();
-        let err = Templates::load(dir.to_str().unwrap()).unwrap_err();
-        assert!(err.contains("incomplete"), "{err}");
-        assert!(err.contains("strip-Qs.png"), "{err}");
-        assert!(err.contains("strip-4d.png"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_missing_or_damaged_gap_template_is_named() {
-        let dir = scratch("damagedgap");
-        set().save(&dir).unwrap();
-        std::fs::remove_file(dir.join("gap-Ac.png")).unwrap();
-        std::fs::write(dir.join("gap-Ks.png"), b"not a png").unwrap();
-        let err = Templates::load(dir.to_str().unwrap()).unwrap_err();
-        assert!(err.contains("incomplete"), "{err}");
-        assert!(err.contains("gap-Ac.png"), "{err}");
-        assert!(err.contains("gap-Ks.png"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
+    fn a_missing_or_damaged_strip_or_gap_template_is_named() {
+        for (part, gone, bad) in [("strip", "Qs", "4d"), ("gap", "Ac", "Ks")] {
+            let dir = scratch(&format!("damaged{part}"));
+            set().save(&dir).unwrap();
+            let (gone, bad) = (format!("{part}-{gone}.png"), format!("{part}-{bad}.png"));
+            std::fs::remove_file(dir.join(&gone)).unwrap();
+            std::fs::write(dir.join(&bad), b"not a png").unwrap();
+            let err = Templates::load(dir.to_str().unwrap()).unwrap_err();
+            assert!(err.contains("incomplete"), "{err}");
+            assert!(err.contains(&gone), "{err}");
+            assert!(err.contains(&bad), "{err}");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
     }
 
     #[test]
