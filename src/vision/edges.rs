@@ -1,6 +1,7 @@
 //! Grey levels and edge strengths of a frame, with running sums so that the edge strength along any
 //! horizontal or vertical segment costs O(1). `locate` scores candidate layouts with them.
 
+use crate::vision::scratch;
 use image::RgbaImage;
 use rayon::prelude::*;
 
@@ -25,7 +26,7 @@ impl Edges {
     pub fn new(frame: &RgbaImage) -> Edges {
         let (w, h) = (frame.width() as usize, frame.height() as usize);
         // Rows are independent until the column sums: those in parallel, then the sums down.
-        let mut grey = vec![0u8; w * h];
+        let mut grey = scratch::BYTES.take(w * h);
         grey.par_chunks_mut(w.max(1))
             .zip(frame.as_raw().par_chunks(4 * w.max(1)))
             .for_each(|(out, pixels)| {
@@ -33,12 +34,17 @@ impl Edges {
                     *g = ((p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8) as u8;
                 }
             });
-        let mut h_rows = vec![0u32; (w + 1) * h];
+        // (Every value is written: the buffers may hold the last frame's.)
+        let mut h_rows = scratch::SUMS.take((w + 1) * h);
         h_rows
             .par_chunks_mut(w + 1)
             .enumerate()
-            .skip(1)
             .for_each(|(y, out)| {
+                if y == 0 {
+                    out.fill(0);
+                    return;
+                }
+                out[0] = 0;
                 let (row, above) = (&grey[y * w..(y + 1) * w], &grey[(y - 1) * w..y * w]);
                 let mut acc = 0u32;
                 for ((o, &a), &b) in out[1..].iter_mut().zip(row).zip(above) {
@@ -48,12 +54,16 @@ impl Edges {
             });
         // Row y+1 of the column sums is row y plus row y's steps across: the steps first, then
         // the sums down the rows.
-        let mut v_rows = vec![0u32; w * (h + 1)];
+        let mut v_rows = scratch::SUMS.take(w * (h + 1));
         v_rows
             .par_chunks_mut(w.max(1))
             .enumerate()
-            .skip(1)
             .for_each(|(y, out)| {
+                if y == 0 {
+                    out.fill(0);
+                    return;
+                }
+                out[0] = 0;
                 let row = &grey[(y - 1) * w..y * w];
                 for ((s, &a), &b) in out[1..].iter_mut().zip(&row[1..]).zip(row) {
                     *s = a.abs_diff(b) as u32;
@@ -140,6 +150,15 @@ impl Edges {
     pub fn grey_at(&self, x: i32, y: i32) -> u8 {
         self.grey[(y.clamp(0, self.height as i32 - 1) as usize) * self.width
             + x.clamp(0, self.width as i32 - 1) as usize]
+    }
+}
+
+/// The maps go back to the pool for the next frame's (see `scratch`).
+impl Drop for Edges {
+    fn drop(&mut self) {
+        scratch::BYTES.give(std::mem::take(&mut self.grey));
+        scratch::SUMS.give(std::mem::take(&mut self.h_rows));
+        scratch::SUMS.give(std::mem::take(&mut self.v_rows));
     }
 }
 

@@ -7,6 +7,7 @@ use crate::pyramid::position::{Position, PYRAMID_SIZE};
 use crate::table::layout::Rect;
 use crate::vision::edges::Edges;
 use crate::vision::profile::{Controls, Profile};
+use crate::vision::scratch;
 use image::RgbaImage;
 use rayon::prelude::*;
 
@@ -128,19 +129,35 @@ pub fn felt_like(p: &image::Rgba<u8>) -> bool {
 struct FeltMap {
     width: u32,
     height: u32,
-    felt: Vec<bool>,
+    /// 1 where the pixel looks like felt.
+    felt: Vec<u8>,
 }
 
 impl FeltMap {
     fn new(frame: &RgbaImage) -> FeltMap {
+        let mut felt = scratch::BYTES.take(frame.as_raw().len() / 4);
+        let row = frame.width().max(1) as usize;
+        felt.par_chunks_mut(row)
+            .zip(frame.as_raw().par_chunks(4 * row))
+            .for_each(|(out, pixels)| {
+                for (f, p) in out.iter_mut().zip(pixels.chunks_exact(4)) {
+                    *f = u8::from(felt_like(&image::Rgba([p[0], p[1], p[2], p[3]])));
+                }
+            });
         FeltMap {
             width: frame.width(),
             height: frame.height(),
-            felt: frame.pixels().map(felt_like).collect(),
+            felt,
         }
     }
     fn at(&self, x: u32, y: u32) -> bool {
-        self.felt[(y * self.width + x) as usize]
+        self.felt[(y * self.width + x) as usize] != 0
+    }
+}
+
+impl Drop for FeltMap {
+    fn drop(&mut self) {
+        scratch::BYTES.give(std::mem::take(&mut self.felt));
     }
 }
 
@@ -279,7 +296,7 @@ fn shrink(frame: &RgbaImage, k: u32) -> RgbaImage {
     let (k, n) = (k as usize, k * k);
     let stride = frame.width() as usize * 4;
     let raw = frame.as_raw();
-    let mut out = vec![0u8; w as usize * h as usize * 4];
+    let mut out = scratch::BYTES.take(w as usize * h as usize * 4);
     // Dividing by n as a multiplication: exact for sums of up to 255·n with k ≤ 16 (tested).
     let reciprocal = (1u64 << 32).div_ceil(n as u64);
     let divide = |sum: u32| ((sum as u64 * reciprocal) >> 32) as u8;
@@ -574,7 +591,9 @@ pub fn locate(
         let small = shrink(frame, k);
 
         let small_edges = Edges::new(&small);
-        let f = coarse_fit(&small, &small_edges, profile, aspect)?;
+        let f = coarse_fit(&small, &small_edges, profile, aspect);
+        scratch::BYTES.give(small.into_raw());
+        let f = f?;
         let kf = k as f32;
         Fit {
             cx: f.cx * kf + (kf - 1.0) / 2.0,

@@ -10,6 +10,7 @@ pub mod locate;
 pub mod profile;
 pub mod reader;
 pub mod recognize;
+pub mod scratch;
 pub mod suits;
 pub mod templates;
 
