@@ -330,70 +330,138 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
 /// vectors that fit in the processor's registers at once: each vector is read once for all its
 /// products, which is what limits the speed (the vectors do not fit in the fastest cache).
 pub fn dots<const A: usize, const B: usize>(a: [&[f32]; A], b: [&[f32]; B]) -> [[f32; B]; A] {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx") {
-        // SAFETY: the processor has AVX, checked just above.
-        return unsafe { dots_avx(a, b) };
-    }
-    dots_lanes(a, b)
+    let n = b.iter().chain(&a).map(|v| v.len()).min().unwrap_or(0);
+    let rows = Rows {
+        count: 1,
+        len: n / 8 * 8,
+        a_stride: 0,
+        b_stride: 0,
+    };
+    let lanes = lane_sums(a, b, rows);
+    std::array::from_fn(|i| {
+        std::array::from_fn(|j| {
+            let tail: f32 = a[i][rows.len..n]
+                .iter()
+                .zip(&b[j][rows.len..n])
+                .map(|(x, y)| x * y)
+                .sum();
+            lanes[i][j].iter().sum::<f32>() + tail
+        })
+    })
 }
 
-/// `dots_lanes` with the eight lanes in one AVX register: the same multiplications and additions
-/// in the same order.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-unsafe fn dots_avx<const A: usize, const B: usize>(
+/// `dots` of windows that are rows of wider images with templates laid out as `rows` says: row
+/// r of each of `a` starts at r · `a_stride`, of each of `b` at r · `b_stride`. Each window is
+/// read where it lies, not copied out.
+fn row_dots<const A: usize, const B: usize>(
     a: [&[f32]; A],
     b: [&[f32]; B],
+    rows: Rows,
 ) -> [[f32; B]; A] {
+    let lanes = lane_sums(a, b, rows);
+    std::array::from_fn(|i| std::array::from_fn(|j| lanes[i][j].iter().sum::<f32>()))
+}
+
+/// How `lane_sums` reads its vectors: `count` rows of `len` values (a multiple of eight), row r
+/// of each `a` at r · `a_stride`, of each `b` at r · `b_stride`.
+#[derive(Clone, Copy)]
+struct Rows {
+    count: usize,
+    len: usize,
+    a_stride: usize,
+    b_stride: usize,
+}
+
+impl Rows {
+    /// Whether every row lies within vectors of these lengths.
+    fn fit(&self, a: usize, b: usize) -> bool {
+        self.len.is_multiple_of(8)
+            && (self.count == 0
+                || ((self.count - 1) * self.a_stride + self.len <= a
+                    && (self.count - 1) * self.b_stride + self.len <= b))
+    }
+}
+
+/// Per pair of `a` and `b`, eight running sums over their rows: lane l takes the products of
+/// elements l, l + 8, … of each row in turn.
+fn lane_sums<const A: usize, const B: usize>(
+    a: [&[f32]; A],
+    b: [&[f32]; B],
+    rows: Rows,
+) -> [[[f32; 8]; B]; A] {
+    let shortest = |v: &[&[f32]]| v.iter().map(|v| v.len()).min().unwrap_or(usize::MAX);
+    assert!(
+        rows.fit(shortest(&a), shortest(&b)),
+        "rows beyond the vectors"
+    );
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx") {
+        // SAFETY: the processor has AVX, checked just above; every row lies within the vectors,
+        // checked above that.
+        return unsafe { lane_sums_avx(a, b, rows) };
+    }
+    lane_sums_portable(a, b, rows)
+}
+
+/// `lane_sums_portable` with the eight lanes in one AVX register: the same multiplications and
+/// additions in the same order. The rows must lie within the vectors (`Rows::fit`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn lane_sums_avx<const A: usize, const B: usize>(
+    a: [&[f32]; A],
+    b: [&[f32]; B],
+    rows: Rows,
+) -> [[[f32; 8]; B]; A] {
     use std::arch::x86_64::*;
-    let n = b.iter().chain(&a).map(|v| v.len()).min().unwrap_or(0) / 8 * 8;
     let mut acc = [[_mm256_setzero_ps(); B]; A];
-    let mut at = 0;
-    while at < n {
-        // SAFETY: at + 8 <= n, no longer than any of the vectors.
-        let xs: [__m256; A] = std::array::from_fn(|i| _mm256_loadu_ps(a[i].as_ptr().add(at)));
-        for j in 0..B {
-            let y = _mm256_loadu_ps(b[j].as_ptr().add(at));
-            for i in 0..A {
-                acc[i][j] = _mm256_add_ps(acc[i][j], _mm256_mul_ps(xs[i], y));
+    for r in 0..rows.count {
+        let (ra, rb) = (r * rows.a_stride, r * rows.b_stride);
+        let mut at = 0;
+        while at < rows.len {
+            // SAFETY: at + 8 <= len, and each row lies within its vector.
+            let xs: [__m256; A] =
+                std::array::from_fn(|i| _mm256_loadu_ps(a[i].as_ptr().add(ra + at)));
+            for j in 0..B {
+                let y = _mm256_loadu_ps(b[j].as_ptr().add(rb + at));
+                for i in 0..A {
+                    acc[i][j] = _mm256_add_ps(acc[i][j], _mm256_mul_ps(xs[i], y));
+                }
             }
+            at += 8;
         }
-        at += 8;
     }
     std::array::from_fn(|i| {
         std::array::from_fn(|j| {
             let mut lanes = [0.0f32; 8];
             _mm256_storeu_ps(lanes.as_mut_ptr(), acc[i][j]);
-            let tail: f32 = a[i][n..].iter().zip(&b[j][n..]).map(|(x, y)| x * y).sum();
-            lanes.iter().sum::<f32>() + tail
+            lanes
         })
     })
 }
 
-/// The portable form: per pair, eight running sums (lane l takes the products of elements l,
-/// l + 8, …), then the lanes added up in order, then the leftover tail.
+/// The portable form of `lane_sums`.
 #[inline(always)]
-fn dots_lanes<const A: usize, const B: usize>(a: [&[f32]; A], b: [&[f32]; B]) -> [[f32; B]; A] {
+fn lane_sums_portable<const A: usize, const B: usize>(
+    a: [&[f32]; A],
+    b: [&[f32]; B],
+    rows: Rows,
+) -> [[[f32; 8]; B]; A] {
     let mut acc = [[[0.0f32; 8]; B]; A];
-    let n = b.iter().chain(&a).map(|v| v.len()).min().unwrap_or(0) / 8 * 8;
-    for at in (0..n).step_by(8) {
-        for i in 0..A {
-            let x: &[f32; 8] = a[i][at..at + 8].try_into().expect("eight values");
-            for j in 0..B {
-                let y: &[f32; 8] = b[j][at..at + 8].try_into().expect("eight values");
-                for l in 0..8 {
-                    acc[i][j][l] += x[l] * y[l];
+    for r in 0..rows.count {
+        let (ra, rb) = (r * rows.a_stride, r * rows.b_stride);
+        for at in (0..rows.len).step_by(8) {
+            for i in 0..A {
+                let x: &[f32; 8] = a[i][ra + at..ra + at + 8].try_into().expect("eight values");
+                for j in 0..B {
+                    let y: &[f32; 8] = b[j][rb + at..rb + at + 8].try_into().expect("eight values");
+                    for l in 0..8 {
+                        acc[i][j][l] += x[l] * y[l];
+                    }
                 }
             }
         }
     }
-    std::array::from_fn(|i| {
-        std::array::from_fn(|j| {
-            let tail: f32 = a[i][n..].iter().zip(&b[j][n..]).map(|(x, y)| x * y).sum();
-            acc[i][j].iter().sum::<f32>() + tail
-        })
-    })
+    acc
 }
 
 /// Zero mean per channel, unit length overall; None for a flat patch.
@@ -724,24 +792,31 @@ impl Matcher {
                 Corner::new(patch.rgb, pw, ph)
             })
             .collect();
-        // Where the corner sits: the offset that best fits what all cards share.
+        // Where the corner sits: the offset that best fits what all cards share. Every whole-pixel
+        // offset is scored roughly (see `Corner::rough_correlation`), the best few exactly.
         let span = 2 * REACH + 1;
-        let mut first: Vec<Option<View>> = (0..span * span)
-            .map(|i| View::at(&patches, 0, i % span, i / span))
-            .collect();
+        let mut first: Vec<Option<Option<View>>> = (0..span * span).map(|_| None).collect();
         let mut anchor = (f32::MIN, REACH, REACH);
-        // (Scored in place: only the views scanned below are cut out as windows.)
-        for (i, view) in first.iter().enumerate() {
-            if let Some(view) = view {
-                let s = view.correlation(view.dot_in_place(&patches, &self.mean), &self.mean);
-                if s > anchor.0 {
-                    anchor = (s, i % span, i / span);
+        // Templates were lined up by the same shared features, give or take a few pixels; the
+        // thorough look centres its views where the card's edges put the corner.
+        if spread != REACH {
+            let rough: Vec<f32> = (0..span * span)
+                .map(|i| patches[0].rough_correlation(i % span, i / span, &self.mean))
+                .collect();
+            let mut order: Vec<usize> = (0..span * span).collect();
+            order.sort_by(|&a, &b| rough[b].total_cmp(&rough[a]));
+            for &i in order.iter().take(ANCHOR_CANDIDATES) {
+                first[i] = Some(View::at(&patches, 0, i % span, i / span));
+            }
+            // (Scored in place, as every view is: windows are read where they lie in the corner.)
+            for (i, view) in first.iter().enumerate() {
+                if let Some(Some(view)) = view {
+                    let s = view.correlation(view.dot_in_place(&patches, &self.mean), &self.mean);
+                    if s > anchor.0 {
+                        anchor = (s, i % span, i / span);
+                    }
                 }
             }
-        }
-        // Templates were lined up by the same shared features, give or take a few pixels.
-        if spread == REACH {
-            anchor = (anchor.0, REACH, REACH);
         }
         let clamp = |a: usize| a.clamp(spread, 2 * REACH - spread);
         let (ax, ay) = (clamp(anchor.1), clamp(anchor.2));
@@ -751,10 +826,9 @@ impl Matcher {
             .map(|i| {
                 let (patch, at) = (i / (side * side), i % (side * side));
                 let (ox, oy) = (ax - spread + at % side, ay - spread + at / side);
-                if patch == 0 {
-                    OnceLock::from(first[oy * span + ox].take())
-                } else {
-                    OnceLock::new()
+                match first[oy * span + ox].take() {
+                    Some(view) if patch == 0 => OnceLock::from(view),
+                    _ => OnceLock::new(),
                 }
             })
             .collect();
@@ -771,7 +845,9 @@ impl Matcher {
         // lined up a little off (a ten whose "0" fits over the other tens' "1") peaks further off.
         // Those that come close to the best are then followed uphill from their best view, in
         // half-pixel steps. On every theme this reads exactly as trying every template at every
-        // view did, at a third of the cost.
+        // view did, at a third of the cost. In three stages, each leaving out the templates
+        // already far behind the best (see `AROUND_GAP`): the views within half a pixel of the
+        // anchor, the rest within a pixel, the other whole-pixel views.
         let at = |x: usize, y: usize| (x % 2 + 2 * (y % 2)) * side * side + (y / 2) * side + x / 2;
         let near = |i: usize| {
             let (x, y) = look.lattice(i);
@@ -779,50 +855,73 @@ impl Matcher {
             span.contains(&x) && span.contains(&y)
         };
         let all: Vec<usize> = (0..self.templates.len()).collect();
-        let mut windows: Vec<Option<Vec<f32>>> = vec![None; look.views.len()];
         let mut best = vec![(f32::MIN, 0usize); 52];
-        let scanned: Vec<usize> = (0..look.views.len())
-            .filter(|&i| (near(i) || i < side * side) && look.view(i).is_some())
-            .collect();
-        for &i in &scanned {
-            if windows[i].is_none() {
-                windows[i] = look.view(i).map(|view| view.window(&look.patches));
-            }
-        }
+        let centre = |i: usize| {
+            let (x, y) = look.lattice(i);
+            let span = 2 * spread - 1..=2 * spread + 1;
+            span.contains(&x) && span.contains(&y)
+        };
+        let stage = |keep: &dyn Fn(usize) -> bool, gap: f32| {
+            let views: Vec<usize> = (0..look.views.len())
+                .filter(|&i| keep(i) && look.view(i).is_some())
+                .collect();
+            // The thorough look keeps every template: it is for corners lined up far off.
+            (views, if spread == REACH { f32::INFINITY } else { gap })
+        };
+        let stages = [
+            stage(&centre, f32::INFINITY),
+            stage(&|i| near(i) && !centre(i), AROUND_GAP),
+            stage(&|i| !near(i) && i < side * side, FAR_GAP),
+        ];
         // A few views at a time against four templates at a time, so that both stay in the
         // cache (each template is still taken view by view in order, so ties go as before).
         // Three views and four templates at a time (see `dots`); a short last trio repeats a view.
-        let window = |i: usize| windows[i].as_deref().expect("a scanned view's window");
-        for block in scanned.chunks(VIEW_BLOCK) {
-            for quad in all.chunks(QUAD) {
-                for trio in block.chunks(TRIO) {
-                    let trio: [usize; TRIO] = std::array::from_fn(|j| trio[j.min(trio.len() - 1)]);
-                    let scores: [[f32; QUAD]; TRIO] =
-                        if let Ok(quad) = <[usize; QUAD]>::try_from(quad) {
-                            let dots = dots(
-                                trio.map(window),
-                                quad.map(|k| self.templates[k].values.as_slice()),
-                            );
-                            std::array::from_fn(|j| {
-                                let view = look.view(trio[j]).expect("a scanned view");
-                                std::array::from_fn(|t| {
-                                    view.correlation(dots[j][t], &self.templates[quad[t]])
-                                })
-                            })
-                        } else {
-                            std::array::from_fn(|j| {
-                                let view = look.view(trio[j]).expect("a scanned view");
-                                std::array::from_fn(|t| {
-                                    quad.get(t).map_or(f32::MIN, |&k| {
-                                        view.score(window(trio[j]), &self.templates[k])
+        let view = |i: usize| look.view(i).expect("a scanned view");
+        let rows = look.patches[0].rows();
+        for (scanned, gap) in &stages {
+            let top = best.iter().map(|b| b.0).fold(f32::MIN, f32::max);
+            let these: Vec<usize> = all
+                .iter()
+                .copied()
+                .filter(|&k| best[k].0 >= top - gap)
+                .collect();
+            for block in scanned.chunks(VIEW_BLOCK) {
+                for quad in these.chunks(QUAD) {
+                    for trio in block.chunks(TRIO) {
+                        let trio: [usize; TRIO] =
+                            std::array::from_fn(|j| trio[j.min(trio.len() - 1)]);
+                        let scores: [[f32; QUAD]; TRIO] =
+                            if let Ok(quad) = <[usize; QUAD]>::try_from(quad) {
+                                let templates = quad.map(|k| &self.templates[k]);
+                                let inner = row_dots(
+                                    trio.map(|i| view(i).start(&look.patches)),
+                                    templates.map(|t| t.padded.as_slice()),
+                                    rows,
+                                );
+                                let border = dots(
+                                    trio.map(|i| view(i).fix.as_slice()),
+                                    templates.map(|t| t.border.as_slice()),
+                                );
+                                std::array::from_fn(|j| {
+                                    std::array::from_fn(|t| {
+                                        let dot = inner[j][t] + border[j][t];
+                                        view(trio[j]).correlation(dot, templates[t])
                                     })
                                 })
-                            })
-                        };
-                    for (&i, scores) in trio.iter().zip(scores) {
-                        for (&k, s) in quad.iter().zip(scores) {
-                            if s > best[k].0 {
-                                best[k] = (s, i);
+                            } else {
+                                std::array::from_fn(|j| {
+                                    std::array::from_fn(|t| {
+                                        quad.get(t).map_or(f32::MIN, |&k| {
+                                            view(trio[j]).score(&look.patches, &self.templates[k])
+                                        })
+                                    })
+                                })
+                            };
+                        for (&i, scores) in trio.iter().zip(scores) {
+                            for (&k, s) in quad.iter().zip(scores) {
+                                if s > best[k].0 {
+                                    best[k] = (s, i);
+                                }
                             }
                         }
                     }
@@ -846,8 +945,7 @@ impl Matcher {
                         }
                         tried.push(i);
                         let Some(view) = look.view(i) else { continue };
-                        let window = windows[i].get_or_insert_with(|| view.window(&look.patches));
-                        let s = view.score(window, &self.templates[k]);
+                        let s = view.score(&look.patches, &self.templates[k]);
                         if s > best[k].0 {
                             best[k] = (s, i);
                         }
@@ -1034,6 +1132,20 @@ const QUAD: usize = 2;
 /// be tried at every view (`close_candidates` takes those within 0.15 of the best).
 const CONTENDER_GAP: f32 = 0.25;
 
+/// How far below the best correlation at the views within half a pixel of the anchor a template
+/// may be and still be tried at the other views within a pixel, and how far below the best at all
+/// of those to be tried at the whole-pixel views further off. The right template never falls
+/// this far behind near the anchor, even when it peaks further off; the others, far behind, cost
+/// half the dot products for nothing. (Every theme read the same with 0.4 for both; 0.3 changed
+/// reads.)
+const AROUND_GAP: f32 = 0.5;
+
+/// How many of the offsets `look` scores roughly for the anchor it scores exactly. (Over 4,576
+/// looks at five themes and five sizes, the offset scoring best exactly was always among the
+/// three best rough ones.)
+const ANCHOR_CANDIDATES: usize = 6;
+const FAR_GAP: f32 = 0.4;
+
 /// A card's index corner as sampled (with the margin views are cut from), and softened whole.
 struct Corner {
     raw: Vec<f32>,
@@ -1053,7 +1165,9 @@ struct Corner {
 impl Corner {
     fn new(raw: Vec<f32>, w: usize, h: usize) -> Corner {
         let across = across(&raw, w, h);
-        let soft = soften_across(&across, w, h);
+        let mut soft = soften_across(&across, w, h);
+        // Zeros to spare after the last row, for `row_dots` reading a window's padded rows.
+        soft.extend([0.0; PADDED_ROW - TEMPLATE_W as usize * 3]);
         let mut running = vec![[0.0f64; 4]; (w + 1) * (h + 1)];
         for y in 0..h {
             let mut row = [0.0f64; 4];
@@ -1150,6 +1264,34 @@ impl Corner {
         fix
     }
 
+    /// The correlation of `template` with the template-sized window at (ox, oy) of the softened
+    /// corner as it is, without the correction at its border that `View::at` makes: cheap, and
+    /// close enough to pick the few offsets worth scoring exactly. `f32::MIN` for a flat window.
+    fn rough_correlation(&self, ox: usize, oy: usize, template: &Template) -> f32 {
+        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        let [r, g, b, squares] = self.window_sums(ox, oy, tw, th);
+        let n = (tw * th) as f64;
+        let spread = squares - (r * r + g * g + b * b) / n;
+        if spread <= 0.0 {
+            return f32::MIN;
+        }
+        let start = &self.soft[(oy * self.w + ox) * 3..];
+        let [[sum]] = row_dots([start], [&template.padded], self.rows());
+        let mean = [r, g, b].map(|s| (s / n) as f32);
+        (sum - (0..3).map(|c| mean[c] * template.sums[c]).sum::<f32>()) / spread.sqrt() as f32
+    }
+
+    /// How `row_dots` reads a template-sized window of the softened corner against a template's
+    /// padded rows.
+    fn rows(&self) -> Rows {
+        Rows {
+            count: TEMPLATE_H as usize,
+            len: PADDED_ROW,
+            a_stride: self.w * 3,
+            b_stride: PADDED_ROW,
+        }
+    }
+
     /// Sums over the `tw`×`th` window at (ox, oy) of the softened corner: each channel, and all
     /// squares.
     fn window_sums(&self, ox: usize, oy: usize, tw: usize, th: usize) -> [f64; 4] {
@@ -1188,6 +1330,10 @@ fn border_index(x: usize, y: usize, tw: usize, th: usize) -> Option<usize> {
     }
 }
 
+/// A template row's values rounded up to whole eights: the rows `row_dots` reads, in a template
+/// and in a corner (whose softened values end with as many zeros to spare).
+const PADDED_ROW: usize = (TEMPLATE_W as usize * 3).div_ceil(8) * 8;
+
 /// A normalised template as `View::score` takes it: its values, and the sum of each channel.
 #[derive(Clone)]
 struct Template {
@@ -1195,6 +1341,8 @@ struct Template {
     sums: [f32; 3],
     /// The values on the border (see `border`), in its order.
     border: Vec<f32>,
+    /// The values with each row padded with zeros to `PADDED_ROW` (see `row_dots`).
+    padded: Vec<f32>,
 }
 
 impl Template {
@@ -1210,10 +1358,19 @@ impl Template {
             .iter()
             .flat_map(|&(x, y)| (0..3).map(move |c| values[(y * tw + x) * 3 + c]))
             .collect();
+        let row = tw * 3;
+        let mut padded = vec![0.0; PADDED_ROW * TEMPLATE_H as usize];
+        for (out, row) in padded
+            .chunks_exact_mut(PADDED_ROW)
+            .zip(values.chunks_exact(row))
+        {
+            out[..row.len()].copy_from_slice(row);
+        }
         Template {
             values: values.to_vec(),
             sums,
             border,
+            padded,
         }
     }
 }
@@ -1263,10 +1420,9 @@ impl View {
         })
     }
 
-    /// Correlation of this view, given as its `window`, with a normalised template (zero mean
-    /// per channel, unit length).
-    fn score(&self, window: &[f32], template: &Template) -> f32 {
-        self.correlation(dot(window, &template.values), template)
+    /// Correlation of this view with a normalised template (zero mean per channel, unit length).
+    fn score(&self, patches: &[Corner], template: &Template) -> f32 {
+        self.correlation(self.dot_in_place(patches, template), template)
     }
 
     /// The correlation from the dot product of the window with a template. (The template's
@@ -1275,39 +1431,19 @@ impl View {
         (dot - (0..3).map(|c| self.mean[c] * template.sums[c]).sum::<f32>()) / self.norm
     }
 
-    /// The window's values, softened as a template is (before normalising).
-    fn window(&self, patches: &[Corner]) -> Vec<f32> {
+    /// The softened corner from the window's first value on: its rows lie `w` × 3 values apart
+    /// (see `Rows`); the border correction `fix` is not in it.
+    fn start<'a>(&self, patches: &'a [Corner]) -> &'a [f32] {
         let corner = &patches[self.patch as usize];
-        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
-        let mut out = Vec::with_capacity(tw * th * 3);
-        for j in 0..th {
-            let start = ((j + self.oy as usize) * corner.w + self.ox as usize) * 3;
-            out.extend_from_slice(&corner.soft[start..start + tw * 3]);
-        }
-        for (b, &(x, y)) in border().iter().enumerate() {
-            for c in 0..3 {
-                out[(y * tw + x) * 3 + c] += self.fix[b * 3 + c];
-            }
-        }
-        out
+        &corner.soft[(self.oy as usize * corner.w + self.ox as usize) * 3..]
     }
 
-    /// The dot product of the window (see `window`) with a template's values, taken where the
-    /// window lies in the corner, without cutting it out.
+    /// The dot product of the window (the view's part of the corner, corrected by `fix`) with a
+    /// template's values, taken where the window lies in the corner, without cutting it out.
     fn dot_in_place(&self, patches: &[Corner], template: &Template) -> f32 {
-        let values = &template.values;
         let corner = &patches[self.patch as usize];
-        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
-        let row = tw * 3;
-        let mut sum = 0.0;
-        for j in 0..th {
-            let start = ((j + self.oy as usize) * corner.w + self.ox as usize) * 3;
-            sum += dot(
-                &corner.soft[start..start + row],
-                &values[j * row..(j + 1) * row],
-            );
-        }
-        sum + dot(&self.fix, &template.border)
+        let [[inner]] = row_dots([self.start(patches)], [&template.padded], corner.rows());
+        inner + dot(&self.fix, &template.border)
     }
 
     /// Squared distance between this view normalised as the templates are (zero mean per
@@ -2498,7 +2634,17 @@ mod tests {
                 std::array::from_fn(|j| &b[j][..]),
             );
             let fast = dots(a, b);
-            assert_eq!(fast, dots_lanes(a, b), "length {n}");
+            let rows = Rows {
+                count: 1,
+                len: n / 8 * 8,
+                a_stride: 0,
+                b_stride: 0,
+            };
+            assert_eq!(
+                lane_sums(a, b, rows),
+                lane_sums_portable(a, b, rows),
+                "length {n}"
+            );
             for i in 0..4 {
                 for j in 0..2 {
                     assert_eq!(fast[i][j].to_bits(), dot(a[i], b[j]).to_bits());
@@ -2506,6 +2652,85 @@ mod tests {
                     assert!((fast[i][j] as f64 - plain).abs() < 1e-3, "length {n}");
                 }
             }
+        }
+    }
+
+    /// A corner as `look` samples it, softened, with values that vary smoothly and at random.
+    fn corner(seed: u32) -> Corner {
+        let (w, h) = (
+            TEMPLATE_W as usize + 2 * REACH,
+            TEMPLATE_H as usize + 2 * REACH,
+        );
+        let raw: Vec<f32> = vector(w * h * 3, seed)
+            .iter()
+            .enumerate()
+            .map(|(i, v)| 128.0 + 60.0 * ((i / 3 % w) as f32 / 5.0).sin() + 40.0 * v)
+            .collect();
+        Corner::new(raw, w, h)
+    }
+
+    /// Windows read where they lie in the corner, against templates' padded rows, give what the
+    /// windows copied out give; the AVX and portable lanes agree bit for bit.
+    #[test]
+    fn row_dots_read_windows_where_they_lie() {
+        let corner = corner(7);
+        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        let templates: Vec<Template> = (0..2)
+            .map(|s| Template::new(&vector(tw * th * 3, 20 + s)))
+            .collect();
+        let at = [(0, 0), (3, 5), (2 * REACH, 2 * REACH), (2 * REACH, 0)];
+        let starts = at.map(|(ox, oy)| &corner.soft[(oy * corner.w + ox) * 3..]);
+        let padded = [0, 1].map(|k| templates[k].padded.as_slice());
+        let got = row_dots(starts, padded, corner.rows());
+        assert_eq!(
+            lane_sums(starts, padded, corner.rows()),
+            lane_sums_portable(starts, padded, corner.rows())
+        );
+        for (i, &(ox, oy)) in at.iter().enumerate() {
+            let window = window_of(&corner.soft, corner.w, (ox, oy), (tw, th));
+            for (k, template) in templates.iter().enumerate() {
+                let plain: f64 = window
+                    .iter()
+                    .zip(&template.values)
+                    .map(|(x, y)| (x * y) as f64)
+                    .sum();
+                assert!(
+                    (got[i][k] as f64 - plain).abs() < 1e-2 * plain.abs().max(1.0),
+                    "window at ({ox}, {oy}), template {k}: {} against {plain}",
+                    got[i][k]
+                );
+            }
+        }
+    }
+
+    /// The rough correlation, without the border correction, is close to the exact one at every
+    /// offset, and the offset fitting best exactly is among the few best rough ones.
+    #[test]
+    fn the_rough_correlation_is_close_to_the_exact_one() {
+        let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        for seed in 0..4 {
+            let patches = vec![corner(seed)];
+            // A template cut from the corner itself, so that one offset fits far best.
+            let cut = window_of(&patches[0].raw, patches[0].w, (4, 7), (tw, th));
+            let template = Template::new(&normalised(&soften(&cut, tw, th)).expect("not flat"));
+            let span = 2 * REACH + 1;
+            let mut scores: Vec<(f32, f32, usize)> = (0..span * span)
+                .filter_map(|i| {
+                    let view = View::at(&patches, 0, i % span, i / span)?;
+                    let exact = view.score(&patches, &template);
+                    let rough = patches[0].rough_correlation(i % span, i / span, &template);
+                    assert!((exact - rough).abs() < 0.05, "{exact} against {rough}");
+                    Some((rough, exact, i))
+                })
+                .collect();
+            let best = scores
+                .iter()
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+                .expect("views")
+                .2;
+            assert_eq!(best, 7 * span + 4, "the template's own place fits best");
+            scores.sort_by(|a, b| b.0.total_cmp(&a.0));
+            assert!(scores[..ANCHOR_CANDIDATES].iter().any(|s| s.2 == best));
         }
     }
 }
