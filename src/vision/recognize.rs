@@ -847,7 +847,9 @@ impl Matcher {
         // half-pixel steps. On every theme this reads exactly as trying every template at every
         // view did, at a third of the cost. In three stages, each leaving out the templates
         // already far behind the best (see `AROUND_GAP`): the views within half a pixel of the
-        // anchor, the rest within a pixel, the other whole-pixel views.
+        // anchor, the rest within a pixel, the other whole-pixel views. Those further off only
+        // for templates that fit best on the edge of the views within a pixel: one that fits best
+        // inside them peaks there (a template lined up a little off fits best on their edge).
         let at = |x: usize, y: usize| (x % 2 + 2 * (y % 2)) * side * side + (y / 2) * side + x / 2;
         let near = |i: usize| {
             let (x, y) = look.lattice(i);
@@ -861,29 +863,37 @@ impl Matcher {
             let span = 2 * spread - 1..=2 * spread + 1;
             span.contains(&x) && span.contains(&y)
         };
-        let stage = |keep: &dyn Fn(usize) -> bool, gap: f32| {
+        // Whether view `i` lies on the edge of those within a pixel of the anchor.
+        let near_edge = |i: usize| {
+            let (x, y) = look.lattice(i);
+            let edge = [2 * (spread - 1), 2 * (spread + 1) + 1];
+            edge.contains(&x) || edge.contains(&y)
+        };
+        let stage = |keep: &dyn Fn(usize) -> bool, gap: f32, from_edge: bool| {
             let views: Vec<usize> = (0..look.views.len())
                 .filter(|&i| keep(i) && look.view(i).is_some())
                 .collect();
             // The thorough look keeps every template: it is for corners lined up far off.
-            (views, if spread == REACH { f32::INFINITY } else { gap })
+            let thorough = spread == REACH;
+            let gap = if thorough { f32::INFINITY } else { gap };
+            (views, gap, from_edge && !thorough)
         };
         let stages = [
-            stage(&centre, f32::INFINITY),
-            stage(&|i| near(i) && !centre(i), AROUND_GAP),
-            stage(&|i| !near(i) && i < side * side, FAR_GAP),
+            stage(&centre, f32::INFINITY, false),
+            stage(&|i| near(i) && !centre(i), AROUND_GAP, false),
+            stage(&|i| !near(i) && i < side * side, FAR_GAP, true),
         ];
         // A few views at a time against four templates at a time, so that both stay in the
         // cache (each template is still taken view by view in order, so ties go as before).
         // Three views and four templates at a time (see `dots`); a short last trio repeats a view.
         let view = |i: usize| look.view(i).expect("a scanned view");
         let rows = look.patches[0].rows();
-        for (scanned, gap) in &stages {
+        for (scanned, gap, from_edge) in &stages {
             let top = best.iter().map(|b| b.0).fold(f32::MIN, f32::max);
             let these: Vec<usize> = all
                 .iter()
                 .copied()
-                .filter(|&k| best[k].0 >= top - gap)
+                .filter(|&k| best[k].0 >= top - gap && (!from_edge || near_edge(best[k].1)))
                 .collect();
             for block in scanned.chunks(VIEW_BLOCK) {
                 for quad in these.chunks(QUAD) {
@@ -1136,8 +1146,8 @@ const CONTENDER_GAP: f32 = 0.25;
 /// may be and still be tried at the other views within a pixel, and how far below the best at all
 /// of those to be tried at the whole-pixel views further off. The right template never falls
 /// this far behind near the anchor, even when it peaks further off; the others, far behind, cost
-/// half the dot products for nothing. (Every theme read the same with 0.4 for both; 0.3 changed
-/// reads.)
+/// half the dot products for nothing. (150 frames of five themes read the same with 0.4 for both;
+/// 0.3 changed reads.)
 const AROUND_GAP: f32 = 0.5;
 
 /// How many of the offsets `look` scores roughly for the anchor it scores exactly. (Over 4,576
