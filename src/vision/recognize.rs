@@ -1288,7 +1288,7 @@ impl Corner {
         let start = &self.soft[(oy * self.w + ox) * 3..];
         let [[sum]] = row_dots([start], [&template.padded], self.rows());
         let mean = [r, g, b].map(|s| (s / n) as f32);
-        (sum - (0..3).map(|c| mean[c] * template.sums[c]).sum::<f32>()) / spread.sqrt() as f32
+        correlation(sum, mean, spread.sqrt() as f32, template)
     }
 
     /// How `row_dots` reads a template-sized window of the softened corner against a template's
@@ -1338,6 +1338,13 @@ fn border_index(x: usize, y: usize, tw: usize, th: usize) -> Option<usize> {
     } else {
         None
     }
+}
+
+/// The correlation of a window with a normalised template, from their dot product and the
+/// window's per-channel mean and its length once that is taken off. (The template's channels sum
+/// to nearly zero; what is left is taken off exactly.)
+fn correlation(dot: f32, mean: [f32; 3], norm: f32, template: &Template) -> f32 {
+    (dot - (0..3).map(|c| mean[c] * template.sums[c]).sum::<f32>()) / norm
 }
 
 /// A template row's values rounded up to whole eights: the rows `row_dots` reads, in a template
@@ -1435,10 +1442,9 @@ impl View {
         self.correlation(self.dot_in_place(patches, template), template)
     }
 
-    /// The correlation from the dot product of the window with a template. (The template's
-    /// channels sum to nearly zero; what is left is taken off exactly.)
+    /// The correlation from the dot product of the window with a template.
     fn correlation(&self, dot: f32, template: &Template) -> f32 {
-        (dot - (0..3).map(|c| self.mean[c] * template.sums[c]).sum::<f32>()) / self.norm
+        correlation(dot, self.mean, self.norm, template)
     }
 
     /// The softened corner from the window's first value on: its rows lie `w` × 3 values apart
