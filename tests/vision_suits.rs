@@ -198,6 +198,27 @@ fn same_place(a: Seen, b: Seen) -> bool {
     }
 }
 
+/// Asserts that every pyramid place of `board` reads what `position` holds there, except that the
+/// places `may_be_unsure` names may read unsure; returns how many of those did.
+fn unsure_among(
+    board: &Board,
+    position: &(State, Option<Selection>),
+    may_be_unsure: impl Fn(usize) -> bool,
+    tag: &str,
+) -> usize {
+    let mut unsure = 0;
+    for (i, seen) in board.pyramid.iter().enumerate() {
+        match seen {
+            Seen::Unknown(_) if may_be_unsure(i) => unsure += 1,
+            _ => assert!(
+                same_place(*seen, truth(&position.0, i)),
+                "{tag} pyramid:{i}: {seen:?}"
+            ),
+        }
+    }
+    unsure
+}
+
 #[test]
 fn a_covered_card_shows_its_suit_in_its_top_strip() {
     // A covered card shows only its top strip. Ornamental's index corner there holds the rank and
@@ -229,17 +250,7 @@ fn a_covered_card_shows_its_suit_in_its_top_strip() {
                 let position = positions(seed).swap_remove(0);
                 let board = read_drawn(&mut r, &mut matcher, &position, size);
                 let tag = format!("deal {seed} at {size:?}");
-                for (i, seen) in board.pyramid.iter().enumerate() {
-                    let expected = truth(&position.0, i);
-                    if strips {
-                        assert!(same_place(*seen, expected), "{tag} pyramid:{i}: {seen:?}");
-                    } else {
-                        match seen {
-                            Seen::Unknown(_) => unsure_without += 1,
-                            _ => assert!(same_place(*seen, expected), "{tag} pyramid:{i}"),
-                        }
-                    }
-                }
+                unsure_without += unsure_among(&board, &position, |_| !strips, &tag);
             }
         }
     }
@@ -281,15 +292,8 @@ fn a_covered_card_shows_the_middle_of_its_face_between_the_cards_over_it() {
             let position = positions(seed).pop().expect("a deal's positions");
             let board = read_drawn(&mut r, &mut matcher, &position, size);
             let tag = format!("deal {seed} at {size:?}");
-            for (i, seen) in board.pyramid.iter().enumerate() {
-                let expected = truth(&position.0, i);
-                match seen {
-                    Seen::Unknown(_) if !gaps => {
-                        unsure_without += usize::from(places.contains(&i));
-                    }
-                    _ => assert!(same_place(*seen, expected), "{tag} pyramid:{i}: {seen:?}"),
-                }
-            }
+            let may_be_unsure = |i: usize| !gaps && places.contains(&i);
+            unsure_without += unsure_among(&board, &position, may_be_unsure, &tag);
         }
     }
     assert!(
