@@ -7,7 +7,8 @@ use std::sync::Mutex;
 
 /// Buffers smaller than this many elements are not worth keeping.
 const SMALLEST_KEPT: usize = 1 << 16;
-/// How many buffers a pool keeps at most (a frame's edges and its shrunk copy's take six).
+/// How many buffers a pool keeps at most (a frame at most four of each: the edges of the frame
+/// and of its shrunk copy, the shrunk copy, the felt map).
 const MOST_KEPT: usize = 8;
 
 /// A pool of spare buffers of one element type.
