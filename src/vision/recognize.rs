@@ -793,15 +793,25 @@ impl Matcher {
             })
             .collect();
         // Where the corner sits: the offset that best fits what all cards share. Every whole-pixel
-        // offset is scored roughly (see `Corner::rough_correlation`), the best few exactly.
+        // offset is scored roughly (see `Corner::rough_correlations`), the best few exactly.
         let span = 2 * REACH + 1;
         let mut first: Vec<Option<Option<View>>> = (0..span * span).map(|_| None).collect();
         let mut anchor = (f32::MIN, REACH, REACH);
         // Templates were lined up by the same shared features, give or take a few pixels; the
         // thorough look centres its views where the card's edges put the corner.
         if spread != REACH {
-            let rough: Vec<f32> = (0..span * span)
-                .map(|i| patches[0].rough_correlation(i % span, i / span, &self.mean))
+            let offsets: Vec<usize> = (0..span * span).collect();
+            let rough: Vec<f32> = offsets
+                .chunks(4)
+                .flat_map(|four| {
+                    // (A short last four repeats an offset.)
+                    let at: [(usize, usize); 4] = std::array::from_fn(|j| {
+                        let i = four[j.min(four.len() - 1)];
+                        (i % span, i / span)
+                    });
+                    let scores = patches[0].rough_correlations(at, &self.mean);
+                    scores.into_iter().take(four.len())
+                })
                 .collect();
             let mut order: Vec<usize> = (0..span * span).collect();
             order.sort_by(|&a, &b| rough[b].total_cmp(&rough[a]));
@@ -897,36 +907,27 @@ impl Matcher {
                 .collect();
             for block in scanned.chunks(VIEW_BLOCK) {
                 for quad in these.chunks(QUAD) {
+                    // A short last quad repeats a template (its score the same, taken once).
+                    let quad: [usize; QUAD] = std::array::from_fn(|t| quad[t.min(quad.len() - 1)]);
+                    let templates = quad.map(|k| &self.templates[k]);
                     for trio in block.chunks(TRIO) {
                         let trio: [usize; TRIO] =
                             std::array::from_fn(|j| trio[j.min(trio.len() - 1)]);
-                        let scores: [[f32; QUAD]; TRIO] =
-                            if let Ok(quad) = <[usize; QUAD]>::try_from(quad) {
-                                let templates = quad.map(|k| &self.templates[k]);
-                                let inner = row_dots(
-                                    trio.map(|i| view(i).start(&look.patches)),
-                                    templates.map(|t| t.padded.as_slice()),
-                                    rows,
-                                );
-                                let border = dots(
-                                    trio.map(|i| view(i).fix.as_slice()),
-                                    templates.map(|t| t.border.as_slice()),
-                                );
-                                std::array::from_fn(|j| {
-                                    std::array::from_fn(|t| {
-                                        let dot = inner[j][t] + border[j][t];
-                                        view(trio[j]).correlation(dot, templates[t])
-                                    })
-                                })
-                            } else {
-                                std::array::from_fn(|j| {
-                                    std::array::from_fn(|t| {
-                                        quad.get(t).map_or(f32::MIN, |&k| {
-                                            view(trio[j]).score(&look.patches, &self.templates[k])
-                                        })
-                                    })
-                                })
-                            };
+                        let inner = row_dots(
+                            trio.map(|i| view(i).start(&look.patches)),
+                            templates.map(|t| t.padded.as_slice()),
+                            rows,
+                        );
+                        let border = dots(
+                            trio.map(|i| view(i).fix.as_slice()),
+                            templates.map(|t| t.border.as_slice()),
+                        );
+                        let scores: [[f32; QUAD]; TRIO] = std::array::from_fn(|j| {
+                            std::array::from_fn(|t| {
+                                let dot = inner[j][t] + border[j][t];
+                                view(trio[j]).correlation(dot, templates[t])
+                            })
+                        });
                         for (&i, scores) in trio.iter().zip(scores) {
                             for (&k, s) in quad.iter().zip(scores) {
                                 if s > best[k].0 {
@@ -1274,21 +1275,29 @@ impl Corner {
         fix
     }
 
-    /// The correlation of `template` with the template-sized window at (ox, oy) of the softened
-    /// corner as it is, without the correction at its border that `View::at` makes: cheap, and
-    /// close enough to pick the few offsets worth scoring exactly. `f32::MIN` for a flat window.
-    fn rough_correlation(&self, ox: usize, oy: usize, template: &Template) -> f32 {
+    /// The correlations of `template` with the template-sized windows at `at` (ox, oy) of the
+    /// softened corner as they are, without the correction at their border that `View::at`
+    /// makes: cheap, and close enough to pick the few offsets worth scoring exactly. `f32::MIN`
+    /// for a flat window. (Several windows at a time, the template read once for them all.)
+    fn rough_correlations<const N: usize>(
+        &self,
+        at: [(usize, usize); N],
+        template: &Template,
+    ) -> [f32; N] {
         let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
-        let [r, g, b, squares] = self.window_sums(ox, oy, tw, th);
-        let n = (tw * th) as f64;
-        let spread = squares - (r * r + g * g + b * b) / n;
-        if spread <= 0.0 {
-            return f32::MIN;
-        }
-        let start = &self.soft[(oy * self.w + ox) * 3..];
-        let [[sum]] = row_dots([start], [&template.padded], self.rows());
-        let mean = [r, g, b].map(|s| (s / n) as f32);
-        correlation(sum, mean, spread.sqrt() as f32, template)
+        let starts = at.map(|(ox, oy)| &self.soft[(oy * self.w + ox) * 3..]);
+        let sums = row_dots(starts, [&template.padded], self.rows());
+        std::array::from_fn(|i| {
+            let (ox, oy) = at[i];
+            let [r, g, b, squares] = self.window_sums(ox, oy, tw, th);
+            let n = (tw * th) as f64;
+            let spread = squares - (r * r + g * g + b * b) / n;
+            if spread <= 0.0 {
+                return f32::MIN;
+            }
+            let mean = [r, g, b].map(|s| (s / n) as f32);
+            correlation(sums[i][0], mean, spread.sqrt() as f32, template)
+        })
     }
 
     /// How `row_dots` reads a template-sized window of the softened corner against a template's
@@ -2734,7 +2743,7 @@ mod tests {
                 .filter_map(|i| {
                     let view = View::at(&patches, 0, i % span, i / span)?;
                     let exact = view.score(&patches, &template);
-                    let rough = patches[0].rough_correlation(i % span, i / span, &template);
+                    let [rough] = patches[0].rough_correlations([(i % span, i / span)], &template);
                     assert!((exact - rough).abs() < 0.05, "{exact} against {rough}");
                     Some((rough, exact, i))
                 })
