@@ -414,15 +414,7 @@ fn coarse_fit(
                     let strip = e.v_segments(y0, y1);
                     // The strongest of the three columns around each x, for x from −1 to width:
                     // `banded[x + 1]`.
-                    let n = width as usize;
-                    let mut banded = vec![0u32; n + 2];
-                    for (x, b) in banded.iter_mut().enumerate() {
-                        // Columns x − 2 ..= x of `strip` (x − 1 − 1 ..= x − 1 + 1), clipped.
-                        let (from, to) = (x.saturating_sub(2), x.min(n - 1));
-                        if from <= to {
-                            *b = strip[from..=to].iter().copied().max().unwrap_or(0);
-                        }
-                    }
+                    let banded = banded(&strip);
                     // From far enough left that both sides are off the picture (x = −(card_w +
                     // 2)), to its right edge (width + 1); zero beyond: per x, the band at x and at
                     // x + card_w.
@@ -555,6 +547,31 @@ fn coarse_fit(
     }
     best.map(|(_, f)| f)
         .ok_or_else(|| NotATable("no pyramid found".into()))
+}
+
+/// Per x from −1 to the width, the strongest of `strip`'s three columns around x (clipped to the
+/// picture): `banded[x + 1]` is the largest of columns x − 1, x and x + 1.
+fn banded(strip: &[u32]) -> Vec<u32> {
+    let n = strip.len();
+    // Entry i is the largest of columns i − 2 ..= i (those there are).
+    let clipped = |i: usize| {
+        let (from, to) = (i.saturating_sub(2), i.min(n - 1));
+        strip[from..=to].iter().copied().max().unwrap_or(0)
+    };
+    if n < 3 {
+        return (0..n + 2).map(clipped).collect();
+    }
+    let mut banded = Vec::with_capacity(n + 2);
+    banded.extend([clipped(0), clipped(1)]);
+    banded.extend(
+        strip
+            .iter()
+            .zip(&strip[1..])
+            .zip(&strip[2..])
+            .map(|((&a, &b), &c)| a.max(b).max(c)),
+    );
+    banded.extend([clipped(n), clipped(n + 1)]);
+    banded
 }
 
 /// How many of the best fits `coarse_fit` also tries shifted by whole rows and half columns. The
@@ -844,6 +861,25 @@ mod tests {
 
     /// Each shrunk pixel is the floor of its block's mean, channel by channel, for every block
     /// size the locator uses and beyond (the division is done by a multiplication).
+    /// Each band is the strongest of the three columns around it, clipped to the picture.
+    #[test]
+    fn a_band_is_the_strongest_of_three_columns() {
+        for n in [1usize, 2, 3, 4, 7, 720] {
+            let strip: Vec<u32> = (0..n as u32).map(|i| (i * 7919 + 13) % 101).collect();
+            let got = banded(&strip);
+            assert_eq!(got.len(), n + 2);
+            for (i, &b) in got.iter().enumerate() {
+                // Columns x − 1 ..= x + 1 for x = i − 1.
+                let want = (i as i64 - 2..=i as i64)
+                    .filter(|&c| c >= 0 && (c as usize) < n)
+                    .map(|c| strip[c as usize])
+                    .max()
+                    .unwrap_or(0);
+                assert_eq!(b, want, "n {n}, entry {i}");
+            }
+        }
+    }
+
     #[test]
     fn shrink_takes_each_blocks_mean() {
         let frame = RgbaImage::from_fn(97, 61, |x, y| {
