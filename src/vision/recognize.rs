@@ -897,7 +897,6 @@ impl Matcher {
         // cache (each template is still taken view by view in order, so ties go as before).
         // Three views and four templates at a time (see `dots`); a short last trio repeats a view.
         let view = |i: usize| look.view(i).expect("a scanned view");
-        let rows = look.patches[0].rows();
         for (scanned, gap, from_edge) in &stages {
             let top = best.iter().map(|b| b.0).fold(f32::MIN, f32::max);
             let these: Vec<usize> = all
@@ -913,20 +912,10 @@ impl Matcher {
                     for trio in block.chunks(TRIO) {
                         let trio: [usize; TRIO] =
                             std::array::from_fn(|j| trio[j.min(trio.len() - 1)]);
-                        let inner = row_dots(
-                            trio.map(|i| view(i).start(&look.patches)),
-                            templates.map(|t| t.padded.as_slice()),
-                            rows,
-                        );
-                        let border = dots(
-                            trio.map(|i| view(i).fix.as_slice()),
-                            templates.map(|t| t.border.as_slice()),
-                        );
+                        let views = trio.map(view);
+                        let dots = dots_in_place(views, &look.patches, templates);
                         let scores: [[f32; QUAD]; TRIO] = std::array::from_fn(|j| {
-                            std::array::from_fn(|t| {
-                                let dot = inner[j][t] + border[j][t];
-                                view(trio[j]).correlation(dot, templates[t])
-                            })
+                            std::array::from_fn(|t| views[j].correlation(dots[j][t], templates[t]))
                         });
                         for (&i, scores) in trio.iter().zip(scores) {
                             for (&k, s) in quad.iter().zip(scores) {
@@ -1349,6 +1338,25 @@ fn border_index(x: usize, y: usize, tw: usize, th: usize) -> Option<usize> {
     }
 }
 
+/// `View::dot_in_place` of each of `views` (all of one look's corners, which share their width)
+/// with each of `templates`: the window where it lies, then its border correction.
+fn dots_in_place<const A: usize, const B: usize>(
+    views: [&View; A],
+    patches: &[Corner],
+    templates: [&Template; B],
+) -> [[f32; B]; A] {
+    let inner = row_dots(
+        views.map(|v| v.start(patches)),
+        templates.map(|t| t.padded.as_slice()),
+        patches[0].rows(),
+    );
+    let border = dots(
+        views.map(|v| v.fix.as_slice()),
+        templates.map(|t| t.border.as_slice()),
+    );
+    std::array::from_fn(|i| std::array::from_fn(|j| inner[i][j] + border[i][j]))
+}
+
 /// The correlation of a window with a normalised template, from their dot product and the
 /// window's per-channel mean and its length once that is taken off. (The template's channels sum
 /// to nearly zero; what is left is taken off exactly.)
@@ -1466,9 +1474,7 @@ impl View {
     /// The dot product of the window (the view's part of the corner, corrected by `fix`) with a
     /// template's values, taken where the window lies in the corner, without cutting it out.
     fn dot_in_place(&self, patches: &[Corner], template: &Template) -> f32 {
-        let corner = &patches[self.patch as usize];
-        let [[inner]] = row_dots([self.start(patches)], [&template.padded], corner.rows());
-        inner + dot(&self.fix, &template.border)
+        dots_in_place([self], patches, [template])[0][0]
     }
 
     /// Squared distance between this view normalised as the templates are (zero mean per
