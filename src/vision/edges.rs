@@ -131,20 +131,37 @@ impl Edges {
         out
     }
 
-    /// The strongest horizontal edge among rows y−1..=y+1, over [x0, x1).
+    /// The strongest horizontal edge among rows y−1..=y+1, over [x0, x1): the largest of their
+    /// `h_segment`s (the span clipped once for all three).
     pub fn h_band(&self, y: i32, x0: i32, x1: i32) -> u32 {
-        (y - 1..=y + 1)
-            .map(|yy| self.h_segment(yy, x0, x1))
-            .max()
-            .unwrap_or(0)
+        let (w, h) = (self.width as i32, self.height as i32);
+        let (x0, x1) = (x0.clamp(0, w) as usize, x1.clamp(0, w) as usize);
+        if x1 <= x0 {
+            return 0;
+        }
+        let mut best = 0;
+        for yy in (y - 1).max(1)..=(y + 1).min(h - 1) {
+            let row = &self.h_rows[yy as usize * (self.width + 1)..];
+            best = best.max(row[x1] - row[x0]);
+        }
+        best
     }
 
-    /// The strongest vertical edge among columns x−1..=x+1, over [y0, y1).
+    /// The strongest vertical edge among columns x−1..=x+1, over [y0, y1): the largest of their
+    /// `v_segment`s (the span clipped once for all three).
     pub fn v_band(&self, x: i32, y0: i32, y1: i32) -> u32 {
-        (x - 1..=x + 1)
-            .map(|xx| self.v_segment(xx, y0, y1))
-            .max()
-            .unwrap_or(0)
+        let (w, h) = (self.width as i32, self.height as i32);
+        let (y0, y1) = (y0.clamp(0, h) as usize, y1.clamp(0, h) as usize);
+        if y1 <= y0 {
+            return 0;
+        }
+        let (top, bottom) = (y0 * self.width, y1 * self.width);
+        let mut best = 0;
+        for xx in (x - 1).max(1)..=(x + 1).min(w - 1) {
+            let xx = xx as usize;
+            best = best.max(self.v_rows[bottom + xx] - self.v_rows[top + xx]);
+        }
+        best
     }
 
     pub fn grey_at(&self, x: i32, y: i32) -> u8 {
@@ -195,5 +212,14 @@ mod tests {
             }
         }
         assert_eq!(g(10, 10), luma(frame.get_pixel(10, 10)));
+        // The bands are the largest of the three segments around, wherever they lie.
+        for at in [-3, 0, 1, 5, 35, 36, 37, 52, 53, 60] {
+            for (from, to) in [(-4, 60), (3, 30), (20, 20), (10, 11)] {
+                let h = (at - 1..=at + 1).map(|y| e.h_segment(y, from, to)).max();
+                assert_eq!(e.h_band(at, from, to), h.unwrap());
+                let v = (at - 1..=at + 1).map(|x| e.v_segment(x, from, to)).max();
+                assert_eq!(e.v_band(at, from, to), v.unwrap());
+            }
+        }
     }
 }

@@ -489,15 +489,27 @@ fn coarse_fit(
     // left can reach the last of them.
     let mut by_bound: Vec<usize> = (0..centred.len()).collect();
     by_bound.sort_by(|&i, &j| centred[j].1 .0.total_cmp(&centred[i].1 .0));
+    // (A few at a time in parallel, then taken in order: those past where the order stops are
+    // left out.)
     let mut scored: Vec<(f32, usize)> = Vec::new();
-    for i in by_bound {
-        if scored.len() >= SHIFTED_BASES {
-            scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-            if centred[i].1 .0 < scored[SHIFTED_BASES - 1].0 {
-                break;
+    let mut from = 0;
+    'scoring: while from < by_bound.len() {
+        let size = if from == 0 { SHIFTED_BASES } else { 4 };
+        let next = &by_bound[from..(from + size).min(by_bound.len())];
+        let totals: Vec<f32> = next
+            .par_iter()
+            .map(|&i| total(centred[i].0, centred[i].1))
+            .collect();
+        for (&i, t) in next.iter().zip(totals) {
+            if scored.len() >= SHIFTED_BASES {
+                scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+                if centred[i].1 .0 < scored[SHIFTED_BASES - 1].0 {
+                    break 'scoring;
+                }
             }
+            scored.push((t, i));
         }
-        scored.push((total(centred[i].0, centred[i].1), i));
+        from += next.len();
     }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let scored: Vec<(f32, Fit)> = scored.iter().map(|&(t, i)| (t, centred[i].0)).collect();
@@ -587,14 +599,51 @@ const SHIFTED_BASES: usize = 10;
 /// out of ornamental's half-cleared deal 1 at four sizes, located half a row low and refused.
 const TOPS_PER_SPACING: usize = 4;
 
+/// The first fit of a frame, on a copy shrunk to at most 1,100 pixels wide (None for frames that
+/// narrow, whose first fit `locate` makes on the frame's own edges): it needs no edges of the full
+/// frame, so it can be made while they are worked out (see `locate_from`).
+pub struct FirstFit(Option<Result<Fit, NotATable>>);
+
+/// `FirstFit` of `frame` (see `locate` for `aspect`).
+pub fn first_fit(frame: &RgbaImage, profile: &Profile, aspect: Option<f32>) -> FirstFit {
+    let (width, height) = (frame.width(), frame.height());
+    let k = width.div_ceil(1100).max(1);
+    if k == 1 || height < 150 {
+        return FirstFit(None);
+    }
+    let small = shrink(frame, k);
+    let small_edges = Edges::new(&small);
+    let f = coarse_fit(&small, &small_edges, profile, aspect);
+    drop(small_edges);
+    scratch::BYTES.give(small.into_raw());
+    let kf = k as f32;
+    FirstFit(Some(f.map(|f| Fit {
+        cx: f.cx * kf + (kf - 1.0) / 2.0,
+        top: f.top * kf + (kf - 1.0) / 2.0,
+        w: f.w * kf,
+        u: f.u * kf,
+    })))
+}
+
 /// Fits `profile` to `frame`. `aspect` is the cards' height over width when known (from the
 /// templates); otherwise it is measured from the pile row. The search runs on a copy shrunk to about
-/// 480 pixels wide; the fit is then refined on the full frame.
+/// 1,100 pixels wide or less; the fit is then refined on the full frame.
 pub fn locate(
     frame: &RgbaImage,
     e: &Edges,
     profile: &Profile,
     aspect: Option<f32>,
+) -> Result<Located, NotATable> {
+    locate_from(frame, e, profile, aspect, first_fit(frame, profile, aspect))
+}
+
+/// `locate`, from the frame's `first` fit.
+pub fn locate_from(
+    frame: &RgbaImage,
+    e: &Edges,
+    profile: &Profile,
+    aspect: Option<f32>,
+    first: FirstFit,
 ) -> Result<Located, NotATable> {
     check_picture(e)?;
     let (width, height) = (e.width as i32, e.height as i32);
@@ -603,23 +652,10 @@ pub fn locate(
             "the picture is too small ({width}x{height})"
         )));
     }
-    let k = ((width + 1099) / 1100).max(1) as u32;
-    let coarse = if k > 1 {
-        let small = shrink(frame, k);
-
-        let small_edges = Edges::new(&small);
-        let f = coarse_fit(&small, &small_edges, profile, aspect);
-        scratch::BYTES.give(small.into_raw());
-        let f = f?;
-        let kf = k as f32;
-        Fit {
-            cx: f.cx * kf + (kf - 1.0) / 2.0,
-            top: f.top * kf + (kf - 1.0) / 2.0,
-            w: f.w * kf,
-            u: f.u * kf,
-        }
-    } else {
-        coarse_fit(frame, e, profile, aspect)?
+    let k = (width as u32).div_ceil(1100).max(1);
+    let coarse = match first.0 {
+        Some(fit) => fit?,
+        None => coarse_fit(frame, e, profile, aspect)?,
     };
     // Refine all three numbers on the full frame by the pyramid's and the piles' edges.
     let score = |f: Fit| pyramid_score(e, f, profile) + 2.0 * pile_fit(e, f, profile, aspect).0;

@@ -15,7 +15,7 @@ pub mod suits;
 pub mod templates;
 
 use image::RgbaImage;
-use locate::{find_buttons, locate, Located, NotATable};
+use locate::{find_buttons, first_fit, locate_from, Located, NotATable};
 use profile::Profile;
 use recognize::{read_board, Board, Matcher};
 
@@ -60,12 +60,17 @@ fn find_table(
     profile: &Profile,
     matcher: &Matcher,
 ) -> Result<(edges::Edges, Located), NotATable> {
-    let e = edges::Edges::new(frame);
+    // The first fit needs no edges of the full frame: both at once.
+    let aspect = Some(matcher.aspect);
+    let (e, first) = rayon::join(
+        || edges::Edges::new(frame),
+        || first_fit(frame, profile, aspect),
+    );
     if find_buttons(frame, &e, profile).ok.is_some()
         && matches!(profile.controls, profile::Controls::Toolbar)
     {
         return Err(NotATable("a dialog covers the table (Undo board?)".into()));
     }
-    let located = locate(frame, &e, profile, Some(matcher.aspect))?;
+    let located = locate_from(frame, &e, profile, aspect, first)?;
     Ok((e, located))
 }
