@@ -348,13 +348,14 @@ pub(crate) fn soften(values: &[f32], w: usize, h: usize) -> Vec<f32> {
 
 /// The first pass of `soften`: [1 2 1] along each row, edges repeated (not yet divided).
 fn across(values: &[f32], w: usize, h: usize) -> Vec<f32> {
-    let mut across = Vec::with_capacity(values.len());
+    let mut across = vec![0.0f32; values.len()];
     for y in 0..h {
         let row = &values[y * w * 3..(y + 1) * w * 3];
+        let out = &mut across[y * w * 3..(y + 1) * w * 3];
         for x in 0..w {
             let (l, r) = (x.saturating_sub(1), (x + 1).min(w - 1));
             for c in 0..3 {
-                across.push(row[l * 3 + c] + 2.0 * row[x * 3 + c] + row[r * 3 + c]);
+                out[x * 3 + c] = row[l * 3 + c] + 2.0 * row[x * 3 + c] + row[r * 3 + c];
             }
         }
     }
@@ -363,23 +364,15 @@ fn across(values: &[f32], w: usize, h: usize) -> Vec<f32> {
 
 /// The second pass of `soften`: [1 2 1] down each column of `across`, edges repeated, over 16.
 fn soften_across(across: &[f32], w: usize, h: usize) -> Vec<f32> {
-    // (Room for the zeros `Corner::new` adds.)
-    let mut out = Vec::with_capacity(across.len() + PADDED_ROW);
+    let mut out = vec![0.0f32; across.len()];
     let stride = w * 3;
     for y in 0..h {
         let (u, d) = (y.saturating_sub(1), (y + 1).min(h - 1));
-        let (above, here, below) = (
-            &across[u * stride..(u + 1) * stride],
-            &across[y * stride..(y + 1) * stride],
-            &across[d * stride..(d + 1) * stride],
-        );
-        out.extend(
-            above
-                .iter()
-                .zip(here)
-                .zip(below)
-                .map(|((a, m), b)| (a + 2.0 * m + b) / 16.0),
-        );
+        for i in 0..stride {
+            out[y * stride + i] =
+                (across[u * stride + i] + 2.0 * across[y * stride + i] + across[d * stride + i])
+                    / 16.0;
+        }
     }
     out
 }
@@ -1333,12 +1326,9 @@ impl Corner {
         let mut soft = soften_across(&across, w, h);
         // Zeros to spare after the last row, for `row_dots` reading a window's padded rows.
         soft.extend([0.0; PADDED_ROW - TEMPLATE_W as usize * 3]);
-        // (Built in order, row by row: no value is written twice.)
-        let mut running = Vec::with_capacity((w + 1) * (h + 1));
-        running.resize(w + 1, [0.0f64; 4]);
+        let mut running = vec![[0.0f64; 4]; (w + 1) * (h + 1)];
         for y in 0..h {
             let mut row = [0.0f64; 4];
-            running.push([0.0; 4]);
             for x in 0..w {
                 let px = &soft[(y * w + x) * 3..(y * w + x) * 3 + 3];
                 for c in 0..3 {
@@ -1346,13 +1336,11 @@ impl Corner {
                     row[3] += (px[c] as f64).powi(2);
                 }
                 let above = running[y * (w + 1) + x + 1];
-                running.push(std::array::from_fn(|i| above[i] + row[i]));
+                running[(y + 1) * (w + 1) + x + 1] = std::array::from_fn(|i| above[i] + row[i]);
             }
         }
-        // The steps from each column into the one before it, softened down (rows 1 to h − 2;
-        // the first and last rows are zeros).
-        let mut steps = Vec::with_capacity(raw.len());
-        steps.resize(w * 3, 0.0f32);
+        // The steps from each column into the one before it, softened down (rows 1 to h − 2).
+        let mut steps = vec![0.0f32; raw.len()];
         let step = |x: usize, y: usize, c: usize| {
             raw[(y * w + x) * 3 + c] - raw[(y * w + x.saturating_sub(1)) * 3 + c]
         };
@@ -1360,11 +1348,10 @@ impl Corner {
             for x in 0..w {
                 for c in 0..3 {
                     let (u, m, d) = (step(x, y - 1, c), step(x, y, c), step(x, y + 1, c));
-                    steps.push((u + 2.0 * m + d) / 16.0);
+                    steps[(y * w + x) * 3 + c] = (u + 2.0 * m + d) / 16.0;
                 }
             }
         }
-        steps.resize(raw.len(), 0.0);
         Corner {
             raw,
             across,
