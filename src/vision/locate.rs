@@ -150,9 +150,6 @@ impl FeltMap {
             felt,
         }
     }
-    fn at(&self, x: u32, y: u32) -> bool {
-        self.felt[(y * self.width + x) as usize] != 0
-    }
 }
 
 impl Drop for FeltMap {
@@ -182,6 +179,14 @@ fn felt_agreement(frame: &FeltMap, fit: Fit, aspect: f32, profile: &Profile) -> 
     let m = 0.04 * w;
     let (mut total, mut felt) = (0u32, 0u32);
     let mut spans: Vec<(f32, f32)> = Vec::with_capacity(rects.len());
+    // The samples across, the same on every row: where they are, and which column.
+    let mut xs: Vec<f32> = Vec::new();
+    let mut x = x0.max(0.0);
+    while x < x1.min(fw) {
+        xs.push(x);
+        x += step;
+    }
+    let columns: Vec<usize> = xs.iter().map(|&x| x as u32 as usize).collect();
     let mut y = y0.max(0.0);
     while y < y1.min(fh) {
         // The cards this row of samples crosses, as x spans [from, to), sorted and merged.
@@ -200,21 +205,28 @@ fn felt_agreement(frame: &FeltMap, fit: Fit, aspect: f32, profile: &Profile) -> 
                 _ => merged.push((from, to)),
             }
         }
-        let mut next = 0;
-        let mut x = x0.max(0.0);
-        while x < x1.min(fw) {
-            while next < merged.len() && merged[next].1 <= x {
-                next += 1;
+        // The samples outside every card: the runs between the spans (a span [from, to) holds
+        // the samples from the first at or past `from` to the last before `to`).
+        let row = &frame.felt[y as u32 as usize * frame.width as usize..];
+        let mut outside = |from: usize, to: usize| {
+            if from < to {
+                total += (to - from) as u32;
+                felt += columns[from..to]
+                    .iter()
+                    .map(|&x| row[x] as u32)
+                    .sum::<u32>();
             }
-            let inside = next < merged.len() && x >= merged[next].0;
-            if !inside {
-                total += 1;
-                if frame.at(x as u32, y as u32) {
-                    felt += 1;
-                }
-            }
-            x += step;
+        };
+        let mut start = 0;
+        for &(from, to) in &merged {
+            let (a, b) = (
+                xs.partition_point(|&x| x < from),
+                xs.partition_point(|&x| x < to),
+            );
+            outside(start, a);
+            start = start.max(b);
         }
+        outside(start, xs.len());
         y += step;
     }
     if total == 0 {
