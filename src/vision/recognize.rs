@@ -213,17 +213,15 @@ pub fn sample_grid(
     let mut patches = Vec::with_capacity(xs.len() * ys.len());
     for rows in &rows {
         for across in &across {
-            let mut rgb = Vec::with_capacity(out_w * out_h * 3);
-            for row in rows {
-                for i in 0..out_w {
-                    let mut acc = [0.0f32; 3];
-                    for &(yy, wy) in row {
-                        let sum = &across[(yy - first) * out_w + i];
-                        acc[0] += wy * sum[0];
-                        acc[1] += wy * sum[1];
-                        acc[2] += wy * sum[2];
+            // (Row by row, each frame row's sums added in at once: the same additions per value.)
+            let mut rgb = vec![0.0f32; out_w * out_h * 3];
+            for (row, out) in rows.iter().zip(rgb.chunks_exact_mut(out_w * 3)) {
+                for &(yy, wy) in row {
+                    let sums =
+                        across[(yy - first) * out_w..(yy - first + 1) * out_w].as_flattened();
+                    for (o, &sum) in out.iter_mut().zip(sums) {
+                        *o += wy * sum;
                     }
-                    rgb.extend_from_slice(&acc);
                 }
             }
             patches.push(Patch {
