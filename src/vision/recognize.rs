@@ -903,8 +903,8 @@ impl Matcher {
             best: Vec::new(),
             duels: Mutex::new(Vec::new()),
         };
-        // Every template at the views within half a pixel of the anchor (all four samplings);
-        // then those not far behind the best climb uphill from there (see `climb`). The thorough
+        // Every template at the anchor; then those not far behind the best climb uphill from
+        // there over the views of all four samplings (see `climb`). The thorough
         // look instead scans in three stages, each leaving out the templates already far behind
         // the best (see `AROUND_GAP`): the views within half a pixel of the anchor, the rest
         // within a pixel, the other whole-pixel views (those only for templates that fit best on
@@ -939,9 +939,26 @@ impl Matcher {
             let gap = if thorough { f32::INFINITY } else { gap };
             (views, gap, from_edge && !thorough)
         };
-        // The thorough look scans every view in stages; the others only the views within half a
-        // pixel of the anchor, then climb (see `climb`).
+        // The others: every template at the anchor, then those not far behind the best climb
+        // uphill from there (see `climb`). (When the window at the anchor is flat, from the
+        // views within half a pixel of it.)
         let thorough = spread == REACH;
+        let anchor = at(2 * spread, 2 * spread);
+        if !thorough {
+            if let Some(view) = look.view(anchor) {
+                for four in all.chunks(4) {
+                    // (A short last four repeats a template.)
+                    let ks: [usize; 4] = std::array::from_fn(|t| four[t.min(four.len() - 1)]);
+                    let templates = ks.map(|k| &self.templates[k]);
+                    let dots = dots_in_place([view], &look.patches, templates)[0];
+                    for (t, &k) in four.iter().enumerate() {
+                        best[k] = (view.correlation(dots[t], templates[t]), anchor);
+                    }
+                }
+                self.climb(&look, &mut best, &[anchor]);
+                return Look { best, ..look };
+            }
+        }
         let mut stages = vec![stage(&centre, f32::INFINITY, false)];
         if thorough {
             stages.push(stage(&|i| near(i) && !centre(i), AROUND_GAP, false));
@@ -1017,15 +1034,15 @@ impl Matcher {
         Look { best, ..look }
     }
 
-    /// From the views `scanned` (within half a pixel of the anchor), each template within
-    /// `AROUND_GAP` of the best is followed uphill over the half-pixel views: from its best view to
-    /// the best of the views around it not yet tried, until none is better. Templates line up
-    /// with one another within a pixel or so, but one lined up a little off (a ten whose "0" fits
-    /// over the other tens' "1") peaks further off. (Over the 20-deal run of every theme at every
-    /// size, 394,320 cards, this reads exactly as the scan of every view within a pixel and every
-    /// whole-pixel view further off did, with half the correlations or fewer.) Templates climb
-    /// side by side, round by round: the views they want next are scored a few templates at a
-    /// time.
+    /// From the views `scanned` (the anchor), each template within `AROUND_GAP` of the best is
+    /// followed uphill over the half-pixel views: from its best view to the best of the views
+    /// around it not yet tried, until none is better. Templates line up with one another within a
+    /// pixel or so, but one lined up a little off (a ten whose "0" fits over the other tens' "1")
+    /// peaks further off. (Over the 20-deal run of every theme at every size, 394,320 cards, this
+    /// reads exactly as scanning every template at the views within half a pixel of the anchor,
+    /// then the rest within a pixel and the whole-pixel views further off did, with a third of
+    /// the correlations or fewer.) Templates climb side by side, round by round: the views they
+    /// want next are scored a few templates at a time.
     fn climb(&self, look: &Look, best: &mut [(f32, usize)], scanned: &[usize]) {
         let lattice = 2 * (2 * look.spread + 1);
         let side = lattice / 2;
@@ -1287,9 +1304,9 @@ const QUAD: usize = 2;
 /// best).
 const CONTENDER_GAP: f32 = 0.25;
 
-/// How far below the best correlation at the views within half a pixel of the anchor a template
-/// may be and still climb (`climb`), or, in the thorough look, be tried at the other views within a
-/// pixel. The right template never falls this far behind near the anchor, even when it peaks
+/// How far below the best correlation at the anchor a template may be and still climb (`climb`),
+/// or, in the thorough look, how far below the best at the views within half a pixel of the anchor
+/// to be tried at the other views within a pixel. The right template never falls this far behind near the anchor, even when it peaks
 /// further off; the others, far behind, cost half the dot products for nothing. (150 frames of
 /// five themes read the same with 0.4; 0.3 changed reads.)
 const AROUND_GAP: f32 = 0.5;
