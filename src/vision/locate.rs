@@ -333,18 +333,35 @@ fn shrink(frame: &RgbaImage, k: u32) -> RgbaImage {
                         *sum += v as u32;
                     }
                 }
-                for (block, px) in column_sums.chunks_exact(4 * k).zip(out.chunks_exact_mut(4)) {
-                    let mut acc = [0u32; 3];
-                    for p in block.chunks_exact(4) {
-                        acc[0] += p[0];
-                        acc[1] += p[1];
-                        acc[2] += p[2];
-                    }
-                    px.copy_from_slice(&[divide(acc[0]), divide(acc[1]), divide(acc[2]), 255]);
+                // (The usual block sizes with the size known, so that each block's loop unrolls.)
+                match k {
+                    2 => add_blocks::<2>(column_sums, out, &divide),
+                    3 => add_blocks::<3>(column_sums, out, &divide),
+                    4 => add_blocks::<4>(column_sums, out, &divide),
+                    _ => add_blocks_of(k, column_sums, out, &divide),
                 }
             },
         );
     RgbaImage::from_raw(w, h, out).expect("a buffer of the shrunk size")
+}
+
+/// Per block of `K` pixels of `column_sums` (RGBA sums down), the block's mean pixel into `out`.
+fn add_blocks<const K: usize>(column_sums: &[u32], out: &mut [u8], divide: &impl Fn(u32) -> u8) {
+    add_blocks_of(K, column_sums, out, divide)
+}
+
+/// `add_blocks` for blocks of `k` pixels.
+#[inline(always)]
+fn add_blocks_of(k: usize, column_sums: &[u32], out: &mut [u8], divide: &impl Fn(u32) -> u8) {
+    for (block, px) in column_sums.chunks_exact(4 * k).zip(out.chunks_exact_mut(4)) {
+        let mut acc = [0u32; 3];
+        for p in block.chunks_exact(4) {
+            acc[0] += p[0];
+            acc[1] += p[1];
+            acc[2] += p[2];
+        }
+        px.copy_from_slice(&[divide(acc[0]), divide(acc[1]), divide(acc[2]), 255]);
+    }
 }
 
 /// The best layout on a (possibly shrunk) frame: candidate row spacings and tops from the rows' top
@@ -369,10 +386,14 @@ fn coarse_fit(
     let w_min = profile.card_width_share[0] * width as f32;
     let w_max = profile.card_width_share[1] * width as f32;
     let (s_min, s_max) = (w_min * profile.row_step, w_max * profile.row_step);
-    // For each spacing, the two best distinct tops.
-    let mut picked: Vec<(f32, f32)> = Vec::new();
+    // For each spacing, the best few distinct tops (the spacings in parallel, kept in order).
+    let mut spacings = Vec::new();
     let mut s = s_min;
     while s <= s_max {
+        spacings.push(s);
+        s += 0.5;
+    }
+    let tops = |s: f32| -> Vec<(f32, f32)> {
         let last = (height as f32 - 6.0 * s - s / profile.row_step).max(0.0) as i32;
         let w = s / profile.row_step;
         let mut firsts: Vec<(f32, i32)> = Vec::with_capacity(TOPS_PER_SPACING + 1);
@@ -394,9 +415,9 @@ fn coarse_fit(
             firsts.sort_by(|a, b| b.0.total_cmp(&a.0));
             firsts.truncate(TOPS_PER_SPACING);
         }
-        picked.extend(firsts.iter().map(|&(_, top)| (top as f32, s)));
-        s += 0.5;
-    }
+        firsts.iter().map(|&(_, top)| (top as f32, s)).collect()
+    };
+    let picked: Vec<(f32, f32)> = spacings.par_iter().flat_map_iter(|&s| tops(s)).collect();
     // 2. For each, the centre from the strips' vertical edges, then the full score: pyramid edges
     // and pile edges, weighted by how much of the felt the fit leaves free is felt.
     // A fit's score is its edges (pyramid, and piles twice) times the square of how much of the
