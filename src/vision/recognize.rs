@@ -1155,10 +1155,7 @@ impl Matcher {
         if dab <= 0.0 {
             return None;
         }
-        let region = cells(
-            &surroundings(&mask, DUEL_REACH),
-            TEMPLATE_W as usize + 2 * REACH,
-        );
+        let region = runs(&surroundings(&mask, DUEL_REACH));
         Some(DuelPair {
             mask_len: mask.len(),
             dab,
@@ -1231,11 +1228,23 @@ impl Matcher {
 
 /// Where two templates differ, as their duels weigh it: how many values differ by at least a
 /// third of the most (`mask_len`), the templates' squared distance over those (`dab`), and the
-/// cells within `DUEL_REACH` of them, for corners sampled with a margin of `REACH`.
+/// values within `DUEL_REACH` of them (runs of template values).
 struct DuelPair {
     mask_len: usize,
     dab: f32,
-    region: Vec<Cell>,
+    region: Vec<std::ops::Range<usize>>,
+}
+
+/// Ascending template values as runs of values one after another.
+fn runs(values: &[usize]) -> Vec<std::ops::Range<usize>> {
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for &v in values {
+        match runs.last_mut() {
+            Some(run) if run.end == v => run.end += 1,
+            _ => runs.push(v..v + 1),
+        }
+    }
+    runs
 }
 
 /// Template images as RGB values (by card index).
@@ -1500,17 +1509,6 @@ fn border() -> &'static [(usize, usize)] {
     })
 }
 
-/// Where pixel (x, y) of a `tw`×`th` window is in `border()`, if it is on the border.
-fn border_index(x: usize, y: usize, tw: usize, th: usize) -> Option<usize> {
-    if y == 0 || y == th - 1 {
-        Some(2 * x + usize::from(y != 0))
-    } else if x == 0 || x == tw - 1 {
-        Some(2 * tw + 2 * (y - 1) + usize::from(x != 0))
-    } else {
-        None
-    }
-}
-
 /// `View::dot_in_place` of each of `views` (all of one look's corners, which share their width)
 /// with each of `templates`: the window where it lies, then its border correction.
 fn dots_in_place<const A: usize, const B: usize>(
@@ -1592,6 +1590,8 @@ struct View {
     fix: Vec<f32>,
     mean: [f32; 3],
     norm: f32,
+    /// The window normalised as the templates are, for duels (see `View::normalised`).
+    normalised: OnceLock<Vec<f32>>,
 }
 
 impl View {
@@ -1624,6 +1624,7 @@ impl View {
             fix,
             mean: sum.map(|s| (s / n) as f32),
             norm,
+            normalised: OnceLock::new(),
         })
     }
 
@@ -1650,62 +1651,63 @@ impl View {
         dots_in_place([self], patches, [template])[0][0]
     }
 
+    /// The window (its part of the corner, corrected by `fix`) normalised as the templates are:
+    /// zero mean per channel, unit length. Worked out when a duel first needs it.
+    fn normalised(&self, patches: &[Corner]) -> &[f32] {
+        self.normalised.get_or_init(|| {
+            let corner = &patches[self.patch as usize];
+            let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+            let mut window = window_of(
+                &corner.soft,
+                corner.w,
+                (self.ox as usize, self.oy as usize),
+                (tw, th),
+            );
+            for (&(x, y), fix) in border().iter().zip(self.fix.chunks_exact(3)) {
+                for c in 0..3 {
+                    window[(y * tw + x) * 3 + c] += fix[c];
+                }
+            }
+            let scale = 1.0 / self.norm;
+            for px in window.chunks_exact_mut(3) {
+                for (v, mean) in px.iter_mut().zip(self.mean) {
+                    *v = (*v - mean) * scale;
+                }
+            }
+            window
+        })
+    }
+
     /// Squared distance between this view normalised as the templates are (zero mean per
-    /// channel, unit length) and `template`, over the values `cells` name only.
-    fn distance(&self, patches: &[Corner], template: &[f32], cells: &[Cell]) -> f32 {
-        let corner = &patches[self.patch as usize];
-        let base = (self.oy as usize * corner.w + self.ox as usize) * 3;
-        let soft = &corner.soft[base..];
-        let scale = 1.0 / self.norm;
-        // Eight running sums, cell by cell in turn, so that the additions need not wait on one
-        // another.
-        let mean = [self.mean[0], self.mean[1], self.mean[2], 0.0];
-        let term = |cell: &Cell| {
-            let mut v = soft[cell.at as usize];
-            if cell.fix != u32::MAX {
-                v += self.fix[cell.fix as usize];
-            }
-            let d = (v - mean[(cell.channel & 3) as usize]) * scale - template[cell.value as usize];
-            d * d
-        };
+    /// channel, unit length) and `template`, over the runs of values `region` names only.
+    fn distance(
+        &self,
+        patches: &[Corner],
+        template: &[f32],
+        region: &[std::ops::Range<usize>],
+    ) -> f32 {
+        let window = self.normalised(patches);
+        // Eight running sums over each run, so that the additions need not wait on one another.
         let mut sums = [0.0f32; 8];
-        let mut eights = cells.chunks_exact(8);
-        for eight in &mut eights {
-            for l in 0..8 {
-                sums[l] += term(&eight[l]);
+        for run in region {
+            let (w, t) = (&window[run.clone()], &template[run.clone()]);
+            let (mut ws, mut ts) = (w.chunks_exact(8), t.chunks_exact(8));
+            for (w, t) in (&mut ws).zip(&mut ts) {
+                for l in 0..8 {
+                    let d = w[l] - t[l];
+                    sums[l] += d * d;
+                }
             }
-        }
-        for (sum, cell) in sums.iter_mut().zip(eights.remainder()) {
-            *sum += term(cell);
+            for (sum, (w, t)) in sums
+                .iter_mut()
+                .zip(ws.remainder().iter().zip(ts.remainder()))
+            {
+                let d = w - t;
+                *sum += d * d;
+            }
         }
         sums.iter().sum()
     }
-}
-
-/// One template value as `View::distance` finds it in a view: its index in the template, where it
-/// is in a corner from the view's top-left, its channel, and its border fix (`u32::MAX`: none).
-struct Cell {
-    value: u32,
-    at: u32,
-    channel: u8,
-    fix: u32,
-}
-
-/// The cells of the template values in `mask`, for corners `w` pixels wide.
-fn cells(mask: &[usize], w: usize) -> Vec<Cell> {
-    let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
-    mask.iter()
-        .map(|&i| {
-            let (px, c) = (i / 3, i % 3);
-            let (x, y) = (px % tw, px / tw);
-            Cell {
-                value: i as u32,
-                at: ((y * w + x) * 3 + c) as u32,
-                channel: c as u8,
-                fix: border_index(x, y, tw, th).map_or(u32::MAX, |b| (b * 3 + c) as u32),
-            }
-        })
-        .collect()
 }
 
 /// What a card's index corner looked like against the templates.
@@ -1803,10 +1805,15 @@ impl Look {
         r
     }
 
-    /// The least squared distance, over the template values `cells` name only, between
+    /// The least squared distance, over the template values `region` names only, between
     /// `template` and view `around` or a view half a template pixel from it (across, down or
     /// both).
-    fn nearest(&self, template: &[f32], cells: &[Cell], around: usize) -> Option<f32> {
+    fn nearest(
+        &self,
+        template: &[f32],
+        region: &[std::ops::Range<usize>],
+        around: usize,
+    ) -> Option<f32> {
         let side = 2 * self.spread + 1;
         let (x, y) = self.lattice(around);
         let mut best: Option<f32> = None;
@@ -1814,7 +1821,7 @@ impl Look {
             for xx in x.saturating_sub(1)..=(x + 1).min(2 * side - 1) {
                 let i = (xx % 2 + 2 * (yy % 2)) * side * side + (yy / 2) * side + xx / 2;
                 let Some(view) = self.view(i) else { continue };
-                let d = view.distance(&self.patches, template, cells);
+                let d = view.distance(&self.patches, template, region);
                 best = Some(best.map_or(d, |b: f32| b.min(d)));
             }
         }
