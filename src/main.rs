@@ -161,6 +161,10 @@ Cards the reader is unsure of are shown as ? with their slot; nothing is guessed
         /// Print the JSON contract instead of text
         #[arg(long)]
         json: bool,
+        /// Also time N reads of the frame one after another (a benchmark) and print their
+        /// median, tenth percentile and time locating to stderr
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        repeat: usize,
     },
     /// Measure the reader on rendered frames with known cards: a table of theme × size, the
     /// cards read as other cards, and how long a read takes
@@ -416,11 +420,13 @@ fn main() {
             templates,
             profile,
             json,
+            repeat,
         }) => cli::vision::run_read(cli::vision::ReadArgs {
             frame,
             templates,
             profile,
             json,
+            repeat,
         }),
         Some(Command::Accuracy {
             themes,

@@ -333,3 +333,43 @@ fn accuracy_command_prints_the_table_and_refuses_a_bad_size() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("scale after @ must be 1.0 to 2.5"));
 }
+
+#[test]
+fn read_command_times_repeated_reads_without_changing_its_output() {
+    let dir = std::env::temp_dir().join(format!("sa-read-repeat-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut r = Renderer::new(Theme::built_in());
+    let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
+    templates.save(&dir.join("set")).unwrap();
+    let deck = Deck::shuffled(5);
+    let state = State::deal(&deck);
+    let frame = r.render(
+        &Scene::still(&state, None, "DEAL 5".into()),
+        &r.layout(1440, 900, 1.0),
+    );
+    frame.save(dir.join("frame.png")).unwrap();
+    let read = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_solitaire-agent"))
+            .args(["read", dir.join("frame.png").to_str().unwrap(), "--json"])
+            .args(["--templates", dir.join("set").to_str().unwrap()])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let pyramid = |out: &std::process::Output| {
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        json["pyramid"].clone()
+    };
+    let (once, timed) = (read(&[]), read(&["--repeat", "3"]));
+    assert!(once.status.success() && timed.status.success());
+    let expected: Vec<String> = deck.cards()[..28].iter().map(|c| c.to_string()).collect();
+    assert_eq!(pyramid(&once), serde_json::json!(expected));
+    assert_eq!(pyramid(&timed), pyramid(&once));
+    // The timing goes to stderr only, in one line.
+    let err = String::from_utf8_lossy(&timed.stderr);
+    assert!(err.starts_with("3 reads: median "), "{err}");
+    assert!(err.contains("ms, locating "), "{err}");
+    assert!(String::from_utf8_lossy(&once.stderr).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,9 +8,9 @@ use crate::cards::Deck;
 use crate::vision::calibrate::{calibrate, corners, templates_showing_suits, StockSeen};
 use crate::vision::groups::group;
 use crate::vision::profile::Profile;
-use crate::vision::read_frame;
 use crate::vision::recognize::{Board, Matcher, Seen};
 use crate::vision::templates::Templates;
+use crate::vision::{read_frame, read_frame_timed};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -89,6 +89,8 @@ pub struct ReadArgs {
     pub templates: String,
     pub profile: String,
     pub json: bool,
+    /// How many reads to time first (0: none).
+    pub repeat: usize,
 }
 
 pub fn run_read(args: ReadArgs) -> CliResult {
@@ -96,6 +98,9 @@ pub fn run_read(args: ReadArgs) -> CliResult {
     let profile = Profile::load(&args.profile).map_err(Failure::input)?;
     let frame = load_png(Path::new(&args.frame))?;
     let mut matcher = Matcher::new(&templates);
+    if args.repeat > 0 {
+        time_reads(&frame, &profile, &mut matcher, args.repeat);
+    }
     let start = Instant::now();
     let (board, _) = read_frame(&frame, &profile, &mut matcher).map_err(|e| {
         Failure::input(format!("{}: not a readable Pyramid board: {e}", args.frame))
@@ -114,6 +119,29 @@ pub fn run_read(args: ReadArgs) -> CliResult {
         );
     }
     Ok(())
+}
+
+/// Reads `frame` `count` times and prints to stderr how long a read took (median and tenth
+/// percentile) and how long locating the table took (median), in ms.
+fn time_reads(frame: &image::RgbaImage, profile: &Profile, matcher: &mut Matcher, count: usize) {
+    let mut totals = Vec::with_capacity(count);
+    let mut locating = Vec::with_capacity(count);
+    for _ in 0..count {
+        let start = Instant::now();
+        let (_, locate_ms) = read_frame_timed(frame, profile, matcher);
+        totals.push(start.elapsed().as_secs_f64() * 1000.0);
+        locating.push(locate_ms);
+    }
+    let at = |v: &mut Vec<f64>, share: f64| {
+        v.sort_by(f64::total_cmp);
+        v[((v.len() - 1) as f64 * share).round() as usize]
+    };
+    eprintln!(
+        "{count} reads: median {:.1} ms, tenth percentile {:.1} ms, locating {:.1} ms (median)",
+        at(&mut totals, 0.5),
+        at(&mut totals, 0.1),
+        at(&mut locating, 0.5)
+    );
 }
 
 pub struct CalibrateArgs {
