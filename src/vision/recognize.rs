@@ -911,7 +911,7 @@ impl Matcher {
         // the edge of the views within a pixel: one that fits best inside them peaks there); and
         // those that come close to the best are followed uphill from their best view, in
         // half-pixel steps.
-        let at = |x: usize, y: usize| (x % 2 + 2 * (y % 2)) * side * side + (y / 2) * side + x / 2;
+        let at = |x: usize, y: usize| look.view_at(x, y);
         let near = |i: usize| {
             let (x, y) = look.lattice(i);
             let span = 2 * (spread - 1)..=2 * (spread + 1) + 1;
@@ -1045,8 +1045,6 @@ impl Matcher {
     /// want next are scored a few templates at a time.
     fn climb(&self, look: &Look, best: &mut [(f32, usize)], scanned: &[usize]) {
         let lattice = 2 * (2 * look.spread + 1);
-        let side = lattice / 2;
-        let at = |x: usize, y: usize| (x % 2 + 2 * (y % 2)) * side * side + (y / 2) * side + x / 2;
         let top = best.iter().map(|b| b.0).fold(f32::MIN, f32::max);
         let mut tried_first = vec![false; lattice * lattice];
         for &i in scanned {
@@ -1069,7 +1067,7 @@ impl Matcher {
                     for yy in y.saturating_sub(1)..=(y + 1).min(lattice - 1) {
                         for xx in x.saturating_sub(1)..=(x + 1).min(lattice - 1) {
                             if !std::mem::replace(&mut tried[yy * lattice + xx], true) {
-                                let i = at(xx, yy);
+                                let i = look.view_at(xx, yy);
                                 if look.view(i).is_some() {
                                     views.push(i);
                                 }
@@ -1781,6 +1779,12 @@ impl Look {
         (2 * (at % side) + patch % 2, 2 * (at / side) + patch / 2)
     }
 
+    /// The view at (x, y) in half template pixels (the inverse of `lattice`).
+    fn view_at(&self, x: usize, y: usize) -> usize {
+        let side = 2 * self.spread + 1;
+        (x % 2 + 2 * (y % 2)) * side * side + (y / 2) * side + x / 2
+    }
+
     /// How far apart views `i` and `j` are, in half template pixels (the larger of across and
     /// down).
     fn apart(&self, i: usize, j: usize) -> usize {
@@ -1819,8 +1823,9 @@ impl Look {
         let mut best: Option<f32> = None;
         for yy in y.saturating_sub(1)..=(y + 1).min(2 * side - 1) {
             for xx in x.saturating_sub(1)..=(x + 1).min(2 * side - 1) {
-                let i = (xx % 2 + 2 * (yy % 2)) * side * side + (yy / 2) * side + xx / 2;
-                let Some(view) = self.view(i) else { continue };
+                let Some(view) = self.view(self.view_at(xx, yy)) else {
+                    continue;
+                };
                 let d = view.distance(&self.patches, template, region);
                 best = Some(best.map_or(d, |b: f32| b.min(d)));
             }
@@ -2677,6 +2682,29 @@ mod tests {
     /// Sampled down by a step that is not a whole number of pixels, each frame pixel counts by
     /// how much of it a sample covers: a one-pixel line falls into the samples it crosses by
     /// its share of each, wherever the steps fall.
+    /// `view_at` undoes `lattice`, and every lattice point names one view.
+    #[test]
+    fn views_and_lattice_points_go_both_ways() {
+        for spread in [SPREAD, REACH] {
+            let side = 2 * spread + 1;
+            let look = Look {
+                patches: Vec::new(),
+                views: (0..4 * side * side).map(|_| OnceLock::new()).collect(),
+                anchor: (REACH, REACH),
+                spread,
+                best: Vec::new(),
+                duels: Mutex::new(Vec::new()),
+            };
+            let mut seen = vec![false; 4 * side * side];
+            for i in 0..4 * side * side {
+                let (x, y) = look.lattice(i);
+                assert!(x < 2 * side && y < 2 * side);
+                assert_eq!(look.view_at(x, y), i);
+                assert!(!std::mem::replace(&mut seen[y * 2 * side + x], true));
+            }
+        }
+    }
+
     #[test]
     fn a_sample_weighs_each_pixel_by_how_much_of_it_it_covers() {
         // White, with a black column at x = 2.
