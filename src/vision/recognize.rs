@@ -904,13 +904,10 @@ impl Matcher {
             duels: Mutex::new(Vec::new()),
         };
         // Every template at the anchor; then those not far behind the best climb uphill from
-        // there over the views of all four samplings (see `climb`). The thorough
-        // look instead scans in three stages, each leaving out the templates already far behind
-        // the best (see `AROUND_GAP`): the views within half a pixel of the anchor, the rest
-        // within a pixel, the other whole-pixel views (those only for templates that fit best on
-        // the edge of the views within a pixel: one that fits best inside them peaks there); and
-        // those that come close to the best are followed uphill from their best view, in
-        // half-pixel steps.
+        // there over the views of all four samplings (see `climb`). The thorough look, for
+        // corners lined up far off, instead scans every template at the views within half a
+        // pixel of the anchor, the rest within a pixel and every whole-pixel view, then follows
+        // those that come close to the best uphill from their best view, in half-pixel steps.
         let at = |x: usize, y: usize| look.view_at(x, y);
         let near = |i: usize| {
             let (x, y) = look.lattice(i);
@@ -924,20 +921,11 @@ impl Matcher {
             let span = 2 * spread - 1..=2 * spread + 1;
             span.contains(&x) && span.contains(&y)
         };
-        // Whether view `i` lies on the edge of those within a pixel of the anchor.
-        let near_edge = |i: usize| {
-            let (x, y) = look.lattice(i);
-            let edge = [2 * (spread - 1), 2 * (spread + 1) + 1];
-            edge.contains(&x) || edge.contains(&y)
-        };
-        let stage = |keep: &dyn Fn(usize) -> bool, gap: f32, from_edge: bool| {
-            let views: Vec<usize> = (0..look.views.len())
+        // The views `keep` takes that are not flat, in order.
+        let scan = |keep: &dyn Fn(usize) -> bool| -> Vec<usize> {
+            (0..look.views.len())
                 .filter(|&i| keep(i) && look.view(i).is_some())
-                .collect();
-            // The thorough look keeps every template: it is for corners lined up far off.
-            let thorough = spread == REACH;
-            let gap = if thorough { f32::INFINITY } else { gap };
-            (views, gap, from_edge && !thorough)
+                .collect()
         };
         // The others: every template at the anchor, then those not far behind the best climb
         // uphill from there (see `climb`). (When the window at the anchor is flat, from the
@@ -959,24 +947,18 @@ impl Matcher {
                 return Look { best, ..look };
             }
         }
-        let mut stages = vec![stage(&centre, f32::INFINITY, false)];
+        let mut scans = vec![scan(&centre)];
         if thorough {
-            stages.push(stage(&|i| near(i) && !centre(i), AROUND_GAP, false));
-            stages.push(stage(&|i| !near(i) && i < side * side, FAR_GAP, true));
+            scans.push(scan(&|i| near(i) && !centre(i)));
+            scans.push(scan(&|i| !near(i) && i < side * side));
         }
         // A few views at a time against four templates at a time, so that both stay in the
         // cache (each template is still taken view by view in order, so ties go as before).
         // Three views and four templates at a time (see `dots`); a short last trio repeats a view.
         let view = |i: usize| look.view(i).expect("a scanned view");
-        for (scanned, gap, from_edge) in &stages {
-            let top = best.iter().map(|b| b.0).fold(f32::MIN, f32::max);
-            let these: Vec<usize> = all
-                .iter()
-                .copied()
-                .filter(|&k| best[k].0 >= top - gap && (!from_edge || near_edge(best[k].1)))
-                .collect();
+        for scanned in &scans {
             for block in scanned.chunks(VIEW_BLOCK) {
-                for quad in these.chunks(QUAD) {
+                for quad in all.chunks(QUAD) {
                     // A short last quad repeats a template (its score the same, taken once).
                     let quad: [usize; QUAD] = std::array::from_fn(|t| quad[t.min(quad.len() - 1)]);
                     let templates = quad.map(|k| &self.templates[k]);
@@ -1000,7 +982,7 @@ impl Matcher {
             }
         }
         if !thorough {
-            self.climb(&look, &mut best, &stages[0].0);
+            self.climb(&look, &mut best, &scans[0]);
             return Look { best, ..look };
         }
         let top = best.iter().map(|b| b.0).fold(f32::MIN, f32::max);
@@ -1311,20 +1293,16 @@ const QUAD: usize = 2;
 /// best).
 const CONTENDER_GAP: f32 = 0.25;
 
-/// How far below the best correlation at the anchor a template may be and still climb (`climb`),
-/// or, in the thorough look, how far below the best at the views within half a pixel of the anchor
-/// to be tried at the other views within a pixel. The right template never falls this far behind near the anchor, even when it peaks
-/// further off; the others, far behind, cost half the dot products for nothing. (150 frames of
-/// five themes read the same with 0.4; 0.3 changed reads.)
+/// How far below the best correlation at the anchor a template may be and still climb
+/// (`climb`). The right template never falls this far behind near the anchor, even when it peaks
+/// further off; the others, far behind, cost half the dot products for nothing. (Set for the scan
+/// the climb replaced: 150 frames of five themes read the same with 0.4; 0.3 changed reads.)
 const AROUND_GAP: f32 = 0.5;
 
 /// How many of the offsets `look` scores roughly for the anchor it scores exactly. (Over 4,576
 /// looks at five themes and five sizes, the offset scoring best exactly was always among the
 /// three best rough ones.)
 const ANCHOR_CANDIDATES: usize = 6;
-/// How far below the best at the views within a pixel of the anchor a template may be and still be
-/// tried, in the thorough look, at the whole-pixel views further off.
-const FAR_GAP: f32 = 0.4;
 
 /// A card's index corner as sampled (with the margin views are cut from), and softened whole.
 struct Corner {
