@@ -640,6 +640,11 @@ const SHIFTED_BASES: usize = 10;
 /// out of ornamental's half-cleared deal 1 at four sizes, located half a row low and refused.
 const TOPS_PER_SPACING: usize = 4;
 
+/// How many times smaller the copy the first fit is made on is: at most 1,100 pixels wide.
+fn shrink_factor(width: u32) -> u32 {
+    width.div_ceil(1100).max(1)
+}
+
 /// The first fit of a frame, on a copy shrunk to at most 1,100 pixels wide (None for frames that
 /// narrow, whose first fit `locate` makes on the frame's own edges): it needs no edges of the full
 /// frame, so it can be made while they are worked out (see `locate_from`).
@@ -647,9 +652,8 @@ pub struct FirstFit(Option<Result<Fit, NotATable>>);
 
 /// `FirstFit` of `frame` (see `locate` for `aspect`).
 pub fn first_fit(frame: &RgbaImage, profile: &Profile, aspect: Option<f32>) -> FirstFit {
-    let (width, height) = (frame.width(), frame.height());
-    let k = width.div_ceil(1100).max(1);
-    if k == 1 || height < 150 {
+    let k = shrink_factor(frame.width());
+    if k == 1 || frame.height() < 150 {
         return FirstFit(None);
     }
     let small = shrink(frame, k);
@@ -693,7 +697,7 @@ pub fn locate_from(
             "the picture is too small ({width}x{height})"
         )));
     }
-    let k = (width as u32).div_ceil(1100).max(1);
+    let k = shrink_factor(width as u32);
     let coarse = match first.0 {
         Some(fit) => fit?,
         None => coarse_fit(frame, e, profile, aspect)?,
