@@ -475,10 +475,9 @@ unsafe fn lane_sums_avx<const A: usize, const B: usize>(
         let mut at = 0;
         while at < rows.len {
             // SAFETY: at + 8 <= len, and each row lies within its vector.
-            let xs: [__m256; A] =
-                std::array::from_fn(|i| _mm256_loadu_ps(a[i].as_ptr().add(ra + at)));
+            let xs: [__m256; A] = std::array::from_fn(|i| load_avx(a[i].as_ptr().add(ra + at)));
             for j in 0..B {
-                let y = _mm256_loadu_ps(b[j].as_ptr().add(rb + at));
+                let y = load_avx(b[j].as_ptr().add(rb + at));
                 for i in 0..A {
                     acc[i][j] = _mm256_add_ps(acc[i][j], _mm256_mul_ps(xs[i], y));
                 }
@@ -493,6 +492,24 @@ unsafe fn lane_sums_avx<const A: usize, const B: usize>(
             lanes
         })
     })
+}
+
+/// Eight values from `p` on, in one load: for a processor tuned for generally (as this
+/// program is built), the compiler splits an unaligned load of eight into two of four, which
+/// doubles the loads that limit `lane_sums_avx`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+#[inline]
+unsafe fn load_avx(p: *const f32) -> std::arch::x86_64::__m256 {
+    let x;
+    // SAFETY: the caller's: eight values from p on lie within one vector.
+    std::arch::asm!(
+        "vmovups {x}, ymmword ptr [{p}]",
+        x = out(ymm_reg) x,
+        p = in(reg) p,
+        options(pure, readonly, nostack, preserves_flags)
+    );
+    x
 }
 
 /// The portable form of `lane_sums`.
@@ -625,6 +642,19 @@ fn suits_apart(vectors: &[Vec<f32>], suit_means: &[Vec<f32>]) -> Vec<Vec<f32>> {
 /// more since corners are sampled by area).
 const MIN_APART: f32 = 3.0;
 
+/// What a matcher under a highlight was made for (see `Matcher::under_band`): the band, card
+/// width and shift (as bits), and the colour.
+#[derive(Clone, Copy, PartialEq)]
+struct BandKey {
+    band: [u32; 5],
+    colour: [u8; 3],
+}
+
+type BandedMatchers = Vec<(BandKey, Arc<Matcher>)>;
+
+/// How many matchers under a highlight a matcher keeps (see `under_band`).
+const KEPT_BANDED: usize = 8;
+
 /// Templates prepared for matching: normalised vectors.
 #[derive(Clone)]
 pub struct Matcher {
@@ -650,6 +680,8 @@ pub struct Matcher {
     suits: Option<SuitPrototypes>,
     /// Per pair of templates (a × 52 + b), where they differ, worked out when first needed.
     duel_pairs: Arc<Vec<OnceLock<Option<DuelPair>>>>,
+    /// The matchers under a highlight made last (see `under_band`), shared by clones.
+    banded: Arc<Mutex<BandedMatchers>>,
     /// The top strip and gap templates, when the template set has them (see `PartManifest`).
     strip: Option<Box<Matcher>>,
     gap: Option<Box<Matcher>>,
@@ -708,6 +740,7 @@ impl Matcher {
             prepared_width: card_width,
             suits: None,
             duel_pairs: fresh_duel_pairs(),
+            banded: Arc::default(),
             strip: None,
             gap: None,
             pairwise: false,
@@ -722,7 +755,40 @@ impl Matcher {
     ///
     /// `shift` is where the templates sit in a corner, in template pixels from where the card's
     /// edges put the index box (see `Look::offset`): the band lies along the edges.
+    ///
+    /// The last few made are kept: a card selected stays so over frame after frame, and the
+    /// highlight of a theme at one size is the same whichever card it is on.
     pub fn under_band(
+        &self,
+        band: (f32, f32),
+        colour: [u8; 3],
+        card_w: f32,
+        shift: (f32, f32),
+    ) -> Arc<Matcher> {
+        let key = BandKey {
+            band: [band.0, band.1, card_w, shift.0, shift.1].map(f32::to_bits),
+            colour,
+        };
+        let kept = |banded: &BandedMatchers| {
+            let found = banded.iter().find(|(k, _)| *k == key);
+            found.map(|(_, m)| Arc::clone(m))
+        };
+        if let Some(m) = kept(&self.banded.lock().expect("banded matchers")) {
+            return m;
+        }
+        let m = Arc::new(self.make_under_band(band, colour, card_w, shift));
+        let mut banded = self.banded.lock().expect("banded matchers");
+        if kept(&banded).is_none() {
+            if banded.len() == KEPT_BANDED {
+                banded.remove(0);
+            }
+            banded.push((key, Arc::clone(&m)));
+        }
+        m
+    }
+
+    /// `under_band`, made afresh.
+    fn make_under_band(
         &self,
         band: (f32, f32),
         colour: [u8; 3],
@@ -821,6 +887,48 @@ impl Matcher {
     /// all templates can fit it best a long way off).
     pub fn look_thoroughly(&self, frame: &RgbaImage, x: f32, y: f32, card_w: f32) -> Look {
         self.look_within(frame, x, y, card_w, REACH)
+    }
+
+    /// `look`, and as the reader takes it: a best fit at the edge of the views tried may lie
+    /// further off (a corner cut from the wrong edge), so it is looked at again around it, and the
+    /// better look kept. Where no template fits well and `thoroughly` allows, every template is
+    /// tried at every view too (see `look_thoroughly`), the same way, and the better look kept
+    /// (swiss-xvii's picture-only corners, cut a few pixels off at calibration, fitted at the
+    /// edge on cards smaller than then: 0.52 for Js at 800x600, 0.96 around it).
+    pub fn look_closely(
+        &self,
+        frame: &RgbaImage,
+        at: (f32, f32),
+        card_w: f32,
+        thoroughly: bool,
+    ) -> Look {
+        let (x, y) = at;
+        let around_edge = |look: Look, again: &dyn Fn(f32, f32) -> Look| {
+            if !look.best_at_edge() {
+                return look;
+            }
+            let ((ox, oy), (px, py)) = (look.offset(), self.template_pixel(card_w));
+            let again = again(x + ox * px, y + oy * py);
+            if again.lead() > look.lead() {
+                again
+            } else {
+                look
+            }
+        };
+        let look = around_edge(self.look(frame, x, y, card_w), &|x, y| {
+            self.look(frame, x, y, card_w)
+        });
+        if look.lead() >= MIN_SCORE || !thoroughly {
+            return look;
+        }
+        let thorough = around_edge(self.look_thoroughly(frame, x, y, card_w), &|x, y| {
+            self.look_thoroughly(frame, x, y, card_w)
+        });
+        if thorough.lead() > look.lead() {
+            thorough
+        } else {
+            look
+        }
     }
 
     /// `look`, trying templates at views up to `spread` template pixels around the anchor (when
@@ -952,30 +1060,14 @@ impl Matcher {
             scans.push(scan(&|i| near(i) && !centre(i)));
             scans.push(scan(&|i| !near(i) && i < side * side));
         }
-        // A few views at a time against four templates at a time, so that both stay in the
-        // cache (each template is still taken view by view in order, so ties go as before).
-        // Three views and four templates at a time (see `dots`); a short last trio repeats a view.
-        let view = |i: usize| look.view(i).expect("a scanned view");
-        for scanned in &scans {
-            for block in scanned.chunks(VIEW_BLOCK) {
-                for quad in all.chunks(QUAD) {
-                    // A short last quad repeats a template (its score the same, taken once).
-                    let quad: [usize; QUAD] = std::array::from_fn(|t| quad[t.min(quad.len() - 1)]);
-                    let templates = quad.map(|k| &self.templates[k]);
-                    for trio in block.chunks(TRIO) {
-                        let trio: [usize; TRIO] =
-                            std::array::from_fn(|j| trio[j.min(trio.len() - 1)]);
-                        let views = trio.map(view);
-                        let dots = dots_in_place(views, &look.patches, templates);
-                        let scores: [[f32; QUAD]; TRIO] = std::array::from_fn(|j| {
-                            std::array::from_fn(|t| views[j].correlation(dots[j][t], templates[t]))
-                        });
-                        for (&i, scores) in trio.iter().zip(scores) {
-                            for (&k, s) in quad.iter().zip(scores) {
-                                if s > best[k].0 {
-                                    best[k] = (s, i);
-                                }
-                            }
+        // Template by template, each read once for all the views, four at a time (see `scores`);
+        // each template takes the views in order, so ties go to the first.
+        for (k, template) in self.templates.iter().enumerate() {
+            for scanned in &scans {
+                for some in scanned.chunks(4) {
+                    for (&i, s) in some.iter().zip(scores(&look, some, template)) {
+                        if s > best[k].0 {
+                            best[k] = (s, i);
                         }
                     }
                 }
@@ -1023,8 +1115,9 @@ impl Matcher {
     /// peaks further off. (Over the 20-deal run of every theme at every size, 394,320 cards, this
     /// reads exactly as scanning every template at the views within half a pixel of the anchor,
     /// then the rest within a pixel and the whole-pixel views further off did, with a third of
-    /// the correlations or fewer.) Templates climb side by side, round by round: the views they
-    /// want next are scored a few templates at a time.
+    /// the correlations or fewer.) Each template climbs on its own, the views of each step
+    /// scored together (see `scores`): the template is read once for them, and stays in the cache
+    /// from step to step.
     fn climb(&self, look: &Look, best: &mut [(f32, usize)], scanned: &[usize]) {
         let lattice = 2 * (2 * look.spread + 1);
         let top = best.iter().map(|b| b.0).fold(f32::MIN, f32::max);
@@ -1033,80 +1126,40 @@ impl Matcher {
             let (x, y) = look.lattice(i);
             tried_first[y * lattice + x] = true;
         }
-        // (Template, the lattice points it has tried.)
-        let mut climbers: Vec<(usize, Vec<bool>)> = (0..self.templates.len())
+        let climbers: Vec<usize> = (0..self.templates.len())
             .filter(|&k| best[k].0 >= top - AROUND_GAP)
-            .map(|k| (k, tried_first.clone()))
             .collect();
-        let mut wanted: Vec<Vec<usize>> = vec![Vec::new(); look.views.len()];
-        while !climbers.is_empty() {
-            // Each climber's views to try this round, in order; and per view, who wants it.
-            let next: Vec<Vec<usize>> = climbers
-                .iter_mut()
-                .map(|(k, tried)| {
-                    let (x, y) = look.lattice(best[*k].1);
-                    let mut views = Vec::with_capacity(8);
-                    for yy in y.saturating_sub(1)..=(y + 1).min(lattice - 1) {
-                        for xx in x.saturating_sub(1)..=(x + 1).min(lattice - 1) {
-                            if !std::mem::replace(&mut tried[yy * lattice + xx], true) {
-                                let i = look.view_at(xx, yy);
-                                if look.view(i).is_some() {
-                                    views.push(i);
-                                }
+        // (The lattice points each climber has tried, and the views of its next step.)
+        let mut tried = tried_first.clone();
+        let mut views: Vec<usize> = Vec::with_capacity(9);
+        for k in climbers {
+            let template = &self.templates[k];
+            tried.copy_from_slice(&tried_first);
+            loop {
+                let from = best[k].1;
+                let (x, y) = look.lattice(from);
+                views.clear();
+                for yy in y.saturating_sub(1)..=(y + 1).min(lattice - 1) {
+                    for xx in x.saturating_sub(1)..=(x + 1).min(lattice - 1) {
+                        if !std::mem::replace(&mut tried[yy * lattice + xx], true) {
+                            let i = look.view_at(xx, yy);
+                            if look.view(i).is_some() {
+                                views.push(i);
                             }
                         }
                     }
-                    views
-                })
-                .collect();
-            for (c, views) in next.iter().enumerate() {
-                for &i in views {
-                    wanted[i].push(c);
                 }
-            }
-            // Scores, per climber in the order of its views.
-            let mut scores: Vec<Vec<f32>> = next.iter().map(|v| vec![0.0; v.len()]).collect();
-            for (i, wanting) in wanted.iter_mut().enumerate() {
-                if wanting.is_empty() {
-                    continue;
-                }
-                let view = look.view(i).expect("a view wanted");
-                let template = |c: usize| &self.templates[climbers[c].0];
-                for four in wanting.chunks(4) {
-                    // One or two templates on their own; three or four together (a last
-                    // three repeats one).
-                    let dots: [f32; 4] = match *four {
-                        [a] => [dots_in_place([view], &look.patches, [template(a)])[0][0]; 4],
-                        [a, b] => {
-                            let [x, y] =
-                                dots_in_place([view], &look.patches, [a, b].map(template))[0];
-                            [x, y, y, y]
+                for some in views.chunks(4) {
+                    for (&i, s) in some.iter().zip(scores(look, some, template)) {
+                        if s > best[k].0 {
+                            best[k] = (s, i);
                         }
-                        _ => {
-                            let cs: [usize; 4] =
-                                std::array::from_fn(|t| four[t.min(four.len() - 1)]);
-                            dots_in_place([view], &look.patches, cs.map(template))[0]
-                        }
-                    };
-                    for (&c, dot) in four.iter().zip(dots) {
-                        let place = next[c].iter().position(|&j| j == i).expect("wanted");
-                        scores[c][place] = view.correlation(dot, template(c));
                     }
                 }
-                wanting.clear();
-            }
-            // Each climber moves to its best (the first, in order, of equals), or stops.
-            let mut c = 0;
-            climbers.retain(|&(k, _)| {
-                let from = best[k].1;
-                for (&i, &s) in next[c].iter().zip(&scores[c]) {
-                    if s > best[k].0 {
-                        best[k] = (s, i);
-                    }
+                if best[k].1 == from {
+                    break;
                 }
-                c += 1;
-                best[k].1 != from
-            });
+            }
         }
     }
 
@@ -1283,11 +1336,6 @@ fn surroundings(mask: &[usize], reach: usize) -> Vec<usize> {
 const REACH: usize = 6;
 const SPREAD: usize = 3;
 
-/// How many views `look` scores together against each four templates.
-const VIEW_BLOCK: usize = 8;
-const TRIO: usize = 4;
-const QUAD: usize = 2;
-
 /// How far below the best correlation at the views around the anchor a template may be and still
 /// be followed uphill in the thorough look (`close_candidates` takes those within 0.15 of the
 /// best).
@@ -1310,9 +1358,6 @@ struct Corner {
     /// The first pass of softening (see `across`).
     across: Vec<f32>,
     soft: Vec<f32>,
-    /// Per pixel (rows 1 to h − 2), the step from the pixel before it across to it, softened
-    /// down [1 2 1] / 16: what a window's left edge there is corrected by (see `border_fix`).
-    steps: Vec<f32>,
     w: usize,
     h: usize,
     /// Running sums over the softened corner of each channel and of all squares:
@@ -1339,24 +1384,10 @@ impl Corner {
                 running[(y + 1) * (w + 1) + x + 1] = std::array::from_fn(|i| above[i] + row[i]);
             }
         }
-        // The steps from each column into the one before it, softened down (rows 1 to h − 2).
-        let mut steps = vec![0.0f32; raw.len()];
-        let step = |x: usize, y: usize, c: usize| {
-            raw[(y * w + x) * 3 + c] - raw[(y * w + x.saturating_sub(1)) * 3 + c]
-        };
-        for y in 1..h.saturating_sub(1) {
-            for x in 0..w {
-                for c in 0..3 {
-                    let (u, m, d) = (step(x, y - 1, c), step(x, y, c), step(x, y + 1, c));
-                    steps[(y * w + x) * 3 + c] = (u + 2.0 * m + d) / 16.0;
-                }
-            }
-        }
         Corner {
             raw,
             across,
             soft,
-            steps,
             w,
             h,
             running,
@@ -1387,15 +1418,22 @@ impl Corner {
                 fix[x * 6 + 3 + c] = (self.across[i] - self.across[j]) / 16.0;
             }
         }
-        // Down the sides: the steps into the column outside, softened down (see `Corner::steps`;
-        // the step out of the right edge is the step into the column after it, turned round).
+        // Down the sides: the steps into the column outside, softened down [1 2 1] / 16 (the step
+        // out of the right edge is the step into the column after it, turned round).
+        let raw = &self.raw;
+        let step = |x: usize, y: usize, c: usize| {
+            raw[(y * w + x) * 3 + c] - raw[(y * w + x.saturating_sub(1)) * 3 + c]
+        };
+        let softened_step = |x: usize, y: usize, c: usize| {
+            let (u, m, d) = (step(x, y - 1, c), step(x, y, c), step(x, y + 1, c));
+            (u + 2.0 * m + d) / 16.0
+        };
         for y in 1..th - 1 {
             let base = tw * 6 + (y - 1) * 6;
-            let (l, r) = (at(left, oy + y), at(after, oy + y));
             for c in 0..3 {
-                fix[base + c] = self.steps[l + c];
+                fix[base + c] = softened_step(left, oy + y, c);
                 fix[base + 3 + c] = if after > right {
-                    -self.steps[r + c]
+                    -softened_step(after, oy + y, c)
                 } else {
                     0.0
                 };
@@ -1502,6 +1540,34 @@ fn dots_in_place<const A: usize, const B: usize>(
         templates.map(|t| t.border.as_slice()),
     );
     std::array::from_fn(|i| std::array::from_fn(|j| inner[i][j] + border[i][j]))
+}
+
+/// The correlations of `template` with up to four views of `look` (`views`, in order; the rest
+/// are zero): all in one pass over the template, which is what limits the speed (the templates
+/// do not all fit in the fastest caches; the corner does).
+fn scores(look: &Look, views: &[usize], template: &Template) -> [f32; 4] {
+    let view = |j: usize| look.view(views[j]).expect("a view that is not flat");
+    let p = &look.patches;
+    let dots: [f32; 4] = match views.len() {
+        1 => [dots_in_place([view(0)], p, [template])[0][0], 0.0, 0.0, 0.0],
+        2 => {
+            let [[a], [b]] = dots_in_place([view(0), view(1)], p, [template]);
+            [a, b, 0.0, 0.0]
+        }
+        3 => {
+            let [[a], [b], [c]] = dots_in_place([view(0), view(1), view(2)], p, [template]);
+            [a, b, c, 0.0]
+        }
+        4 => dots_in_place(std::array::from_fn(view), p, [template]).map(|[d]| d),
+        n => panic!("{n} views at once"),
+    };
+    std::array::from_fn(|j| {
+        if j < views.len() {
+            view(j).correlation(dots[j], template)
+        } else {
+            0.0
+        }
+    })
 }
 
 /// The correlation of a window with a normalised template, from their dot product and the
@@ -1875,7 +1941,7 @@ fn settle(
 ) -> Vec<usize> {
     let look_of = |i: usize| {
         let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
-        (look, banded.as_ref().unwrap_or(matcher))
+        (look, banded.as_deref().unwrap_or(matcher))
     };
     let mut settled = Vec::new();
     let mut claim = |i: usize, k: usize, confidence: f32, free: &mut [bool; 52]| {
@@ -2338,7 +2404,7 @@ const BARE_EDGE: f32 = 0.25;
 
 /// What a place's corner looked like, and the templates under a highlight it was looked at with,
 /// when it has one (see `Matcher::under_band`).
-type Looked = (Look, Option<Matcher>);
+type Looked = (Look, Option<Arc<Matcher>>);
 
 /// Reads the board of a located frame.
 pub fn read_board(
@@ -2438,35 +2504,9 @@ pub fn read_board_reusing(
                     let shift = first.look(frame, x, y, w).offset();
                     matcher.under_band(band, colour, w, shift)
                 });
-                let m = banded.as_ref().unwrap_or(matcher);
-                // A best fit at the edge of the views tried may lie further off (a corner cut
-                // from the wrong edge): look again around it, and keep the better look.
-                let around_edge = |look: Look, again: &dyn Fn(f32, f32) -> Look| {
-                    if !look.best_at_edge() {
-                        return look;
-                    }
-                    let ((ox, oy), (px, py)) = (look.offset(), m.template_pixel(w));
-                    let again = again(x + ox * px, y + oy * py);
-                    if again.lead() > look.lead() {
-                        again
-                    } else {
-                        look
-                    }
-                };
-                let mut look = around_edge(m.look(frame, x, y, w), &|x, y| m.look(frame, x, y, w));
-                // Where a card lies but no template fits it well, every template is tried at
-                // every view (see `Matcher::look_thoroughly`), and the better look kept; its
-                // best fit at the edge of those views is looked at around it again too
-                // (swiss-xvii's picture-only corners, cut a few pixels off at calibration, fitted
-                // at the edge on cards smaller than then: 0.52 for Js at 800x600, 0.96 around it).
-                if look.lead() < MIN_SCORE && (!in_pyramid || edge >= TOP_EDGE) {
-                    let thorough = around_edge(m.look_thoroughly(frame, x, y, w), &|x, y| {
-                        m.look_thoroughly(frame, x, y, w)
-                    });
-                    if thorough.lead() > look.lead() {
-                        look = thorough;
-                    }
-                }
+                let m = banded.as_deref().unwrap_or(matcher);
+                // Thoroughly only where a card's top edge is (see `Matcher::look_closely`).
+                let look = m.look_closely(frame, (x, y), w, !in_pyramid || edge >= TOP_EDGE);
                 (
                     Some((look, banded)),
                     Glance {
@@ -2501,11 +2541,11 @@ pub fn read_board_reusing(
     // The duels the first decisions below take, worked out for all places at once (in parallel):
     // each look keeps its duels, so deciding again after claims mostly finds them done.
     looks.par_iter().flatten().for_each(|(look, banded)| {
-        decide(banded.as_ref().unwrap_or(matcher), look, &free);
+        decide(banded.as_deref().unwrap_or(matcher), look, &free);
     });
     for i in order {
         let (look, banded) = looks[i].as_ref().expect("a look");
-        let matcher = banded.as_ref().unwrap_or(matcher);
+        let matcher = banded.as_deref().unwrap_or(matcher);
         let Some((k, score, margin)) = decide(matcher, look, &free) else {
             seen[i] = Seen::Unknown(0.0);
             continue;
@@ -2541,7 +2581,7 @@ pub fn read_board_reusing(
                 return true;
             }
             let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
-            let m = banded.as_ref().unwrap_or(matcher);
+            let m = banded.as_deref().unwrap_or(matcher);
             let (x, y) = corners[i];
             match by_suit_glyph(m, suits, look, &free, || suits.look(frame, x, y, w)) {
                 Some((k, confidence)) => {
@@ -2884,6 +2924,66 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Scoring up to four views at once gives, bit for bit, what scoring each alone gives.
+    #[test]
+    fn views_scored_together_score_as_alone() {
+        let m = made_up_matcher();
+        let side = 2 * SPREAD + 1;
+        let look = Look {
+            patches: (1..=4).map(corner).collect(),
+            views: (0..4 * side * side).map(|_| OnceLock::new()).collect(),
+            anchor: (REACH, REACH),
+            spread: SPREAD,
+            best: Vec::new(),
+            duels: Mutex::new(Vec::new()),
+        };
+        let views: Vec<usize> = [0, 7, 60, 100, 150, 190]
+            .into_iter()
+            .filter(|&i| look.view(i).is_some())
+            .collect();
+        assert!(views.len() >= 4, "views that are not flat");
+        for template in m.templates.iter().take(5) {
+            for n in 1..=4 {
+                let together = scores(&look, &views[..n], template);
+                for (j, &i) in views[..n].iter().enumerate() {
+                    let alone = look.view(i).unwrap().score(&look.patches, template);
+                    assert_eq!(together[j].to_bits(), alone.to_bits());
+                }
+            }
+        }
+    }
+
+    /// A matcher of 52 made-up templates.
+    fn made_up_matcher() -> Matcher {
+        let n = (TEMPLATE_W * TEMPLATE_H * 3) as usize;
+        let raw = (0..52).map(|k| vector(n, k).iter().map(|v| 128.0 + 100.0 * v).collect());
+        Matcher::from_raw(raw.collect(), [0.05, 0.04, 0.15, 0.25], 1.4, 100.0)
+    }
+
+    /// A matcher under a highlight is made once for a band, colour, width and shift, and kept:
+    /// asked again, the same one; its templates are those made afresh; other bands get others.
+    #[test]
+    fn matchers_under_a_highlight_are_kept() {
+        let m = made_up_matcher();
+        let first = m.under_band((0.1, 0.08), [200, 180, 40], 90.0, (0.5, 0.0));
+        let again = m.under_band((0.1, 0.08), [200, 180, 40], 90.0, (0.5, 0.0));
+        assert!(Arc::ptr_eq(&first, &again));
+        let fresh = m.make_under_band((0.1, 0.08), [200, 180, 40], 90.0, (0.5, 0.0));
+        for (kept, fresh) in first.templates.iter().zip(&fresh.templates) {
+            assert_eq!(kept.values, fresh.values);
+        }
+        let shifted = m.under_band((0.1, 0.08), [200, 180, 40], 90.0, (1.0, 0.0));
+        assert!(!Arc::ptr_eq(&first, &shifted));
+        assert_ne!(first.templates[0].values, shifted.templates[0].values);
+        // Only the last few are kept.
+        for i in 0..KEPT_BANDED {
+            m.under_band((0.1, 0.08), [200, 180, 40], 90.0, (i as f32 + 2.0, 0.0));
+        }
+        let after = m.under_band((0.1, 0.08), [200, 180, 40], 90.0, (0.5, 0.0));
+        assert!(!Arc::ptr_eq(&first, &after));
+        assert_eq!(m.banded.lock().unwrap().len(), KEPT_BANDED);
     }
 
     /// A corner as `look` samples it, softened, with values that vary smoothly and at random.
