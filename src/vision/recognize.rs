@@ -474,12 +474,13 @@ unsafe fn lane_sums_avx<const A: usize, const B: usize>(
         let (ra, rb) = (r * rows.a_stride, r * rows.b_stride);
         let mut at = 0;
         while at < rows.len {
-            // SAFETY: at + 8 <= len, and each row lies within its vector.
-            let xs: [__m256; A] = std::array::from_fn(|i| load_avx(a[i].as_ptr().add(ra + at)));
-            for j in 0..B {
-                let y = load_avx(b[j].as_ptr().add(rb + at));
-                for i in 0..A {
-                    acc[i][j] = _mm256_add_ps(acc[i][j], _mm256_mul_ps(xs[i], y));
+            // SAFETY: at + 8 <= len, and each row lies within its vector. (Each of `a` read just
+            // before its products, so that the sums and few values at a time take the registers.)
+            let ys: [__m256; B] = std::array::from_fn(|j| load_avx(b[j].as_ptr().add(rb + at)));
+            for i in 0..A {
+                let x = load_avx(a[i].as_ptr().add(ra + at));
+                for j in 0..B {
+                    acc[i][j] = _mm256_add_ps(acc[i][j], _mm256_mul_ps(x, ys[j]));
                 }
             }
             at += 8;
@@ -963,15 +964,15 @@ impl Matcher {
         if spread != REACH {
             let offsets: Vec<usize> = (0..span * span).collect();
             let rough: Vec<f32> = offsets
-                .chunks(4)
-                .flat_map(|four| {
-                    // (A short last four repeats an offset.)
-                    let at: [(usize, usize); 4] = std::array::from_fn(|j| {
-                        let i = four[j.min(four.len() - 1)];
+                .chunks(VIEWS_AT_ONCE)
+                .flat_map(|some| {
+                    // (A short last few repeats an offset.)
+                    let at: [(usize, usize); VIEWS_AT_ONCE] = std::array::from_fn(|j| {
+                        let i = some[j.min(some.len() - 1)];
                         (i % span, i / span)
                     });
                     let scores = patches[0].rough_correlations(at, &self.mean);
-                    scores.into_iter().take(four.len())
+                    scores.into_iter().take(some.len())
                 })
                 .collect();
             let mut order: Vec<usize> = (0..span * span).collect();
@@ -1064,7 +1065,7 @@ impl Matcher {
         // each template takes the views in order, so ties go to the first.
         for (k, template) in self.templates.iter().enumerate() {
             for scanned in &scans {
-                for some in scanned.chunks(4) {
+                for some in scanned.chunks(VIEWS_AT_ONCE) {
                     for (&i, s) in some.iter().zip(scores(&look, some, template)) {
                         if s > best[k].0 {
                             best[k] = (s, i);
@@ -1149,7 +1150,7 @@ impl Matcher {
                         }
                     }
                 }
-                for some in views.chunks(4) {
+                for some in views.chunks(VIEWS_AT_ONCE) {
                     for (&i, s) in some.iter().zip(scores(look, some, template)) {
                         if s > best[k].0 {
                             best[k] = (s, i);
@@ -1542,32 +1543,34 @@ fn dots_in_place<const A: usize, const B: usize>(
     std::array::from_fn(|i| std::array::from_fn(|j| inner[i][j] + border[i][j]))
 }
 
-/// The correlations of `template` with up to four views of `look` (`views`, in order; the rest
-/// are zero): all in one pass over the template, which is what limits the speed (the templates
-/// do not all fit in the fastest caches; the corner does).
-fn scores(look: &Look, views: &[usize], template: &Template) -> [f32; 4] {
-    let view = |j: usize| look.view(views[j]).expect("a view that is not flat");
-    let p = &look.patches;
-    let dots: [f32; 4] = match views.len() {
-        1 => [dots_in_place([view(0)], p, [template])[0][0], 0.0, 0.0, 0.0],
-        2 => {
-            let [[a], [b]] = dots_in_place([view(0), view(1)], p, [template]);
-            [a, b, 0.0, 0.0]
-        }
-        3 => {
-            let [[a], [b], [c]] = dots_in_place([view(0), view(1), view(2)], p, [template]);
-            [a, b, c, 0.0]
-        }
-        4 => dots_in_place(std::array::from_fn(view), p, [template]).map(|[d]| d),
-        n => panic!("{n} views at once"),
-    };
-    std::array::from_fn(|j| {
-        if j < views.len() {
-            view(j).correlation(dots[j], template)
-        } else {
-            0.0
-        }
-    })
+/// How many views `scores` takes at once: the sums of eight views with one template keep eight
+/// additions under way at once, where fewer would wait on one another (while eight sums and the
+/// values being read still fit in the processor's sixteen vector registers).
+const VIEWS_AT_ONCE: usize = 8;
+
+/// The correlations of `template` with up to `VIEWS_AT_ONCE` views of `look` (`views`, in order;
+/// the rest are zero): all in one pass over the template.
+fn scores(look: &Look, views: &[usize], template: &Template) -> [f32; VIEWS_AT_ONCE] {
+    fn some<const N: usize>(look: &Look, views: &[usize], template: &Template) -> [f32; N] {
+        let view = |j: usize| look.view(views[j]).expect("a view that is not flat");
+        let dots: [[f32; 1]; N] =
+            dots_in_place(std::array::from_fn(view), &look.patches, [template]);
+        std::array::from_fn(|j| view(j).correlation(dots[j][0], template))
+    }
+    let mut out = [0.0; VIEWS_AT_ONCE];
+    let n = views.len();
+    match n {
+        1 => out[..n].copy_from_slice(&some::<1>(look, views, template)),
+        2 => out[..n].copy_from_slice(&some::<2>(look, views, template)),
+        3 => out[..n].copy_from_slice(&some::<3>(look, views, template)),
+        4 => out[..n].copy_from_slice(&some::<4>(look, views, template)),
+        5 => out[..n].copy_from_slice(&some::<5>(look, views, template)),
+        6 => out[..n].copy_from_slice(&some::<6>(look, views, template)),
+        7 => out[..n].copy_from_slice(&some::<7>(look, views, template)),
+        8 => out[..n].copy_from_slice(&some::<8>(look, views, template)),
+        _ => panic!("{n} views at once"),
+    }
+    out
 }
 
 /// The correlation of a window with a normalised template, from their dot product and the
@@ -2926,7 +2929,7 @@ mod tests {
         }
     }
 
-    /// Scoring up to four views at once gives, bit for bit, what scoring each alone gives.
+    /// Scoring up to eight views at once gives, bit for bit, what scoring each alone gives.
     #[test]
     fn views_scored_together_score_as_alone() {
         let m = made_up_matcher();
@@ -2939,13 +2942,13 @@ mod tests {
             best: Vec::new(),
             duels: Mutex::new(Vec::new()),
         };
-        let views: Vec<usize> = [0, 7, 60, 100, 150, 190]
+        let views: Vec<usize> = [0, 7, 30, 60, 88, 100, 123, 150, 171, 190]
             .into_iter()
             .filter(|&i| look.view(i).is_some())
             .collect();
-        assert!(views.len() >= 4, "views that are not flat");
+        assert!(views.len() >= VIEWS_AT_ONCE, "views that are not flat");
         for template in m.templates.iter().take(5) {
-            for n in 1..=4 {
+            for n in 1..=VIEWS_AT_ONCE {
                 let together = scores(&look, &views[..n], template);
                 for (j, &i) in views[..n].iter().enumerate() {
                     let alone = look.view(i).unwrap().score(&look.patches, template);
