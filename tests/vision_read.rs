@@ -176,6 +176,22 @@ fn a_card_that_fits_far_off_does_not_outweigh_one_that_fits_in_place() {
 }
 
 #[test]
+fn a_card_whose_corner_is_off_its_slot_with_the_rest_of_the_table_is_read() {
+    // Tango_nuevo's deal 13 at 1440x900 is located 6 pixels low: every card's corner is found a
+    // few pixels above its slot, but its top card's (2s) 8 pixels above, past where the corner
+    // is searched for; the top of its "2" was taken for the corner, no top edge there, and the
+    // place was unsure. Looked at again as far off as the other cards lie, it is read.
+    assert_pyramid_read("tango_nuevo", (13, 0), (1440, 900, 1.0), (0, Some("2s")));
+}
+
+#[test]
+fn a_rank_tie_in_the_index_corner_is_settled_by_the_top_strip() {
+    // Atlasnye's thin "10" at 800x600 (deal 19, place 22, Tc): its index corner is torn between
+    // the clubs' 4, 6, 7, 8 and 10; the top strip, where the first pips lie, tells them apart.
+    assert_pyramid_read("atlasnye", (19, 0), (800, 600, 1.0), (22, Some("Tc")));
+}
+
+#[test]
 fn a_corner_cut_from_the_wrong_edge_is_looked_at_again_where_the_card_fits() {
     // Ornamental's soft cream edges at 2560x1440 scale 2.5: the corner of the ace of clubs in
     // place 8 snaps 14 pixels left, onto the hearts of the card beside it, where the best fit

@@ -2060,10 +2060,25 @@ fn torn_between_suits(
     (candidate_suits.len() >= 2).then_some((rank, candidate_suits, score))
 }
 
-/// The card a look is torn between the suits of one rank over, settled by another part of the
-/// card (`cut` looks at it, only when needed, with that part's templates `part`; see
-/// `PartManifest`): among the candidate suits only, the part must fit a card well and its duels
-/// must clearly favour it. Returns (card index, confidence).
+/// The cards a look is torn between, whatever their ranks and suits: the leader and the close
+/// candidates it does not clearly beat. Returns them (the leader first) and the leader's
+/// correlation.
+fn torn_between(matcher: &Matcher, look: &Look, free: &[bool; 52]) -> Option<(Vec<usize>, f32)> {
+    let (leader, score, _) = decide(matcher, look, free)?;
+    let mut cards = vec![leader];
+    for k in close_candidates(look, free) {
+        if k != leader && matcher.duel(look, leader, k) < MIN_MARGIN {
+            cards.push(k);
+        }
+    }
+    (cards.len() >= 2).then_some((cards, score))
+}
+
+/// The card a look is torn between the suits of one rank over (or, when not only those, between
+/// any cards: see `torn_between`), settled by another part of the card (`cut` looks at it, only
+/// when needed, with that part's templates `part`; see `PartManifest`): among the candidates
+/// only, the part must fit a card well and its duels must clearly favour it. Returns (card
+/// index, confidence).
 fn by_part(
     matcher: &Matcher,
     part: &Matcher,
@@ -2071,10 +2086,13 @@ fn by_part(
     free: &[bool; 52],
     cut: impl FnOnce() -> Look,
 ) -> Option<(usize, f32)> {
-    let (rank, candidate_suits, score) = torn_between_suits(matcher, look, free)?;
+    let (cards, score) = match torn_between_suits(matcher, look, free) {
+        Some((rank, suits, score)) => (suits.iter().map(|s| s * 13 + rank).collect(), score),
+        None => torn_between(matcher, look, free)?,
+    };
     let mut candidates = [false; 52];
-    for suit in candidate_suits {
-        candidates[suit * 13 + rank] = true;
+    for k in cards {
+        candidates[k] = true;
     }
     let seen = cut();
     let (card, part_score, margin) = decide(part, &seen, &candidates)?;
@@ -2144,6 +2162,31 @@ struct Glance {
 /// How far two duels together must favour one way of giving two places two cards (see `settle`):
 /// `MIN_MARGIN` for each, as a sum of two.
 const PAIR_MARGIN: f32 = MIN_MARGIN * std::f32::consts::SQRT_2;
+
+/// How far the pyramid cards' corners lie from their slots, across and down, in whole pixels:
+/// the median over the cards found with a top edge (none: (0, 0), with fewer than three).
+fn slot_offset(glances: &[Glance], slots: &[Rect]) -> (i32, i32) {
+    let (mut xs, mut ys): (Vec<f32>, Vec<f32>) = glances
+        .iter()
+        .zip(slots)
+        .filter(|(g, _)| g.edge >= TOP_EDGE)
+        .map(|(g, r)| (g.corner.0 - r.x as f32, g.corner.1 - r.y as f32))
+        .unzip();
+    if xs.len() < 3 {
+        return (0, 0);
+    }
+    let median = |v: &mut Vec<f32>| {
+        v.sort_by(f32::total_cmp);
+        v[v.len() / 2].round() as i32
+    };
+    (median(&mut xs), median(&mut ys))
+}
+
+/// How many pixels off their slots the cards' corners must lie, all alike, for the slots without
+/// a top edge to be looked at again that far off (see `read_board_reusing`). Cards on a table
+/// located right lie a pixel or two off (the slots are rounded; a card's edge line takes a
+/// pixel or two).
+const SLOTS_OFF: i32 = 4;
 
 /// Share of felt-like pixels in a rectangle (sampled).
 fn felt_share(frame: &RgbaImage, r: Rect) -> f32 {
@@ -2457,70 +2500,86 @@ pub fn read_board_reusing(
     // edge there is, and what the corner looks like (none for felt or a place kept from before).
     // A card under a highlight is looked at with templates under the same band (see
     // `Matcher::under_band`), which then also judge it.
-    let (looks, glances): (Vec<Option<Looked>>, Vec<Glance>) = places
+    let look_at_place = |rect: Rect, in_pyramid: bool| -> (Option<Looked>, Glance) {
+        let depth = if in_pyramid {
+            strip
+        } else {
+            0.9 * located.card_h
+        };
+        // The stock's top card lies over backs that peek out up and to the left.
+        let from = if in_pyramid {
+            -(0.05 * w).round().max(2.0) as i32
+        } else {
+            -1
+        };
+        let (x, y, _) = snap_corner_within(e, rect, depth, w, from);
+        let edge = top_edge_continuity(frame, x as i32, y as i32, w);
+        let look_at = if in_pyramid {
+            Rect::new(rect.x, rect.y, rect.w, strip as i32)
+        } else {
+            rect
+        };
+        let felt = felt_share(frame, look_at);
+        let glance = Glance {
+            edge,
+            felt,
+            corner: (x, y),
+        };
+        if (!in_pyramid && felt > 0.6) || (in_pyramid && felt > 0.5) {
+            return (None, glance);
+        }
+        // The templates sit a little off the card's edges, where the band lies: how far, the
+        // best template shows in a first look.
+        let banded = highlight_band(frame, x, y, w, depth).map(|(band, colour)| {
+            let first = matcher.under_band(band, colour, w, (0.0, 0.0));
+            let shift = first.look(frame, x, y, w).offset();
+            matcher.under_band(band, colour, w, shift)
+        });
+        let m = banded.as_deref().unwrap_or(matcher);
+        // Thoroughly only where a card's top edge is (see `Matcher::look_closely`).
+        let look = m.look_closely(frame, (x, y), w, !in_pyramid || edge >= TOP_EDGE);
+        (Some((look, banded)), glance)
+    };
+    let (mut looks, mut glances): (Vec<Option<Looked>>, Vec<Glance>) = places
         .par_iter()
         .enumerate()
         .map(|(i, &(rect, in_pyramid))| {
             if reuse[i].is_some() {
-                return (
-                    None,
-                    Glance {
-                        edge: 0.0,
-                        felt: 1.0,
-                        corner: (0.0, 0.0),
-                    },
-                );
+                let glance = Glance {
+                    edge: 0.0,
+                    felt: 1.0,
+                    corner: (0.0, 0.0),
+                };
+                return (None, glance);
             }
-            let depth = if in_pyramid {
-                strip
-            } else {
-                0.9 * located.card_h
-            };
-            // The stock's top card lies over backs that peek out up and to the left.
-            let from = if in_pyramid {
-                -(0.05 * w).round().max(2.0) as i32
-            } else {
-                -1
-            };
-            let (x, y, _) = snap_corner_within(e, rect, depth, w, from);
-            let edge = top_edge_continuity(frame, x as i32, y as i32, w);
-            let look_at = if in_pyramid {
-                Rect::new(rect.x, rect.y, rect.w, strip as i32)
-            } else {
-                rect
-            };
-            let felt = felt_share(frame, look_at);
-            if (!in_pyramid && felt > 0.6) || (in_pyramid && felt > 0.5) {
-                (
-                    None,
-                    Glance {
-                        edge,
-                        felt,
-                        corner: (x, y),
-                    },
-                )
-            } else {
-                // The templates sit a little off the card's edges, where the band lies: how far,
-                // the best template shows in a first look.
-                let banded = highlight_band(frame, x, y, w, depth).map(|(band, colour)| {
-                    let first = matcher.under_band(band, colour, w, (0.0, 0.0));
-                    let shift = first.look(frame, x, y, w).offset();
-                    matcher.under_band(band, colour, w, shift)
-                });
-                let m = banded.as_deref().unwrap_or(matcher);
-                // Thoroughly only where a card's top edge is (see `Matcher::look_closely`).
-                let look = m.look_closely(frame, (x, y), w, !in_pyramid || edge >= TOP_EDGE);
-                (
-                    Some((look, banded)),
-                    Glance {
-                        edge,
-                        felt,
-                        corner: (x, y),
-                    },
-                )
-            }
+            look_at_place(rect, in_pyramid)
         })
         .unzip();
+    // Where the cards' corners, those with a top edge, lie some pixels off their slots all alike,
+    // the table was located that far off, and a slot without a top edge may have missed its
+    // card's corner (searched for only a few pixels around the slot): it is looked at again
+    // that far off, and kept if its top edge is stronger there (tango_nuevo's deal 13 at
+    // 1440x900, located 6 pixels low: its top card's corner was 8 pixels above its slot, the top
+    // of its "2" taken for the corner instead).
+    let (dx, dy) = slot_offset(&glances, &located.slots);
+    if dx.abs() >= SLOTS_OFF || dy.abs() >= SLOTS_OFF {
+        let again: Vec<(usize, (Option<Looked>, Glance))> = (0..PYRAMID_SIZE)
+            .into_par_iter()
+            .filter(|&i| reuse[i].is_none() && glances[i].edge < TOP_EDGE)
+            .map(|i| {
+                let r = located.slots[i];
+                (
+                    i,
+                    look_at_place(Rect::new(r.x + dx, r.y + dy, r.w, r.h), true),
+                )
+            })
+            .collect();
+        for (i, (look, glance)) in again {
+            if glance.edge > glances[i].edge {
+                (looks[i], glances[i]) = (look, glance);
+            }
+        }
+    }
     let edge_strength: Vec<f32> = glances.iter().map(|g| g.edge).collect();
     let felt: Vec<f32> = glances.iter().map(|g| g.felt).collect();
     let corners: Vec<(f32, f32)> = glances.iter().map(|g| g.corner).collect();
@@ -2598,7 +2657,8 @@ pub fn read_board_reusing(
     }
     // A covered card shows the top of its face past the index corner, and the middle of its face
     // between the two cards over it: where the corner leaves it torn between the suits of one
-    // rank, the templates of those parts (when the set has them) settle it, the strip first.
+    // rank, or between cards of other ranks (a thin "10" like a 4), the templates of those parts
+    // (when the set has them) settle it, the strip first.
     // The gap is looked at where the index corner was found to lie, not where the card's edges
     // put it (as its templates were cut; see `calibrate::part_templates`).
     for (part, found) in [(&matcher.strip, false), (&matcher.gap, true)] {
