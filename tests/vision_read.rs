@@ -192,6 +192,19 @@ fn a_rank_tie_in_the_index_corner_is_settled_by_the_top_strip() {
 }
 
 #[test]
+fn a_selected_card_is_settled_by_its_parts_under_the_highlight() {
+    // Atlasnye_skat's selected 8d at 2560x1440 scale 2.5 (deal 15, place 24): its corner is torn
+    // between the eights; its other parts, looked at with their templates under the same
+    // highlight band as the corner, settle it.
+    assert_pyramid_read(
+        "atlasnye_skat",
+        (15, 0),
+        (2560, 1440, 2.5),
+        (24, Some("8d")),
+    );
+}
+
+#[test]
 fn a_corner_cut_from_the_wrong_edge_is_looked_at_again_where_the_card_fits() {
     // Ornamental's soft cream edges at 2560x1440 scale 2.5: the corner of the ace of clubs in
     // place 8 snaps 14 pixels left, onto the hearts of the card beside it, where the best fit

@@ -2665,16 +2665,26 @@ pub fn read_board_reusing(
         let Some(part) = part else { continue };
         unsure.retain(|&(i, _)| {
             let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
-            if !places[i].1 || edge_strength[i] < TOP_EDGE || banded.is_some() {
+            if !places[i].1 || edge_strength[i] < TOP_EDGE {
                 return true;
             }
             let (mut x, mut y) = corners[i];
+            // A selected card's parts lie under the highlight's band as its corner does (the
+            // top strip along the card's top and left edges; the gap, in its middle, hardly).
+            let part_banded = banded.as_ref().and_then(|_| {
+                let (band, colour) = highlight_band(frame, x, y, w, strip)?;
+                Some(part.under_band(band, colour, w, (0.0, 0.0)))
+            });
+            let (m, part) = (
+                banded.as_deref().unwrap_or(matcher),
+                part_banded.as_deref().unwrap_or(part),
+            );
             if found {
-                let ((ox, oy), (px, py)) = (look.offset(), matcher.template_pixel(w));
+                let ((ox, oy), (px, py)) = (look.offset(), m.template_pixel(w));
                 (x, y) = (x + ox * px, y + oy * py);
             }
             let cut = || part.look(frame, x, y, w);
-            match by_part(matcher, part, look, &free, cut) {
+            match by_part(m, part, look, &free, cut) {
                 Some((k, confidence)) => {
                     free[k] = false;
                     seen[i] = Seen::Card(Card::from_index(k), confidence);
