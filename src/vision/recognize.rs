@@ -904,27 +904,24 @@ impl Matcher {
         thoroughly: bool,
     ) -> Look {
         let (x, y) = at;
-        let around_edge = |look: Look, again: &dyn Fn(f32, f32) -> Look| {
+        let around_edge = |look_at: &dyn Fn(f32, f32) -> Look| {
+            let look = look_at(x, y);
             if !look.best_at_edge() {
                 return look;
             }
             let ((ox, oy), (px, py)) = (look.offset(), self.template_pixel(card_w));
-            let again = again(x + ox * px, y + oy * py);
+            let again = look_at(x + ox * px, y + oy * py);
             if again.lead() > look.lead() {
                 again
             } else {
                 look
             }
         };
-        let look = around_edge(self.look(frame, x, y, card_w), &|x, y| {
-            self.look(frame, x, y, card_w)
-        });
+        let look = around_edge(&|x, y| self.look(frame, x, y, card_w));
         if look.lead() >= MIN_SCORE || !thoroughly {
             return look;
         }
-        let thorough = around_edge(self.look_thoroughly(frame, x, y, card_w), &|x, y| {
-            self.look_thoroughly(frame, x, y, card_w)
-        });
+        let thorough = around_edge(&|x, y| self.look_thoroughly(frame, x, y, card_w));
         if thorough.lead() > look.lead() {
             thorough
         } else {
@@ -1061,7 +1058,7 @@ impl Matcher {
             scans.push(scan(&|i| near(i) && !centre(i)));
             scans.push(scan(&|i| !near(i) && i < side * side));
         }
-        // Template by template, each read once for all the views, four at a time (see `scores`);
+        // Template by template, each read once for all the views, eight at a time (see `scores`);
         // each template takes the views in order, so ties go to the first.
         for (k, template) in self.templates.iter().enumerate() {
             for scanned in &scans {
