@@ -130,6 +130,16 @@ fn no_card_lies_over_a_place_that_is_gone() {
 }
 
 #[test]
+fn an_empty_place_with_neither_a_top_nor_a_left_edge_holds_no_card() {
+    // Bellot halfway through deal 6 at 800x600: place 25 lies on two cards still there, and its
+    // corner shows the pips of the ten of spades behind, which fit an index corner (0.84); but
+    // hardly any card's top edge (0.26) and no left edge. Deal 5 at 1024x768: place 19 likewise
+    // (the nine of clubs' pips, 0.81).
+    assert_pyramid_read("bellot", (6, 1), (800, 600, 1.0), (25, None));
+    assert_pyramid_read("bellot", (5, 1), (1024, 768, 1.0), (19, None));
+}
+
+#[test]
 fn a_line_across_a_court_card_behind_an_empty_place_is_no_card_edge() {
     // Anglo at 1920x1080, display scale 1.5, calibrated there on deal 5 as the agent does, deal 10
     // after 34 steps of its solution (the agent stopped there in the window test): place 12 is

@@ -2335,15 +2335,54 @@ fn top_edge_continuity(frame: &RgbaImage, x: i32, y: i32, w: f32) -> f32 {
     best as f32 / (x1 - x0).max(1) as f32
 }
 
+/// How much of a card's left edge there is at (x, y), down `depth` (the part of a pyramid card that
+/// the row below leaves showing): as `top_edge_continuity` is for the top edge, the largest share
+/// of the rows where the picture changes from the left of a column to its right, and the right is
+/// the card's face, that column one of those within 5 % of the width of x (ornamental's soft
+/// edges lie several pixels from where its corner is snapped). A card lying there gives nearly
+/// all of them; an empty slot over the cards behind (whose middles its left side crosses) only
+/// where a pip happens to end.
+fn left_edge_continuity(frame: &RgbaImage, x: i32, y: i32, w: f32, depth: f32) -> f32 {
+    let (y0, y1) = (y + (0.1 * depth) as i32, y + (0.9 * depth) as i32);
+    let m = (0.05 * w).round().max(2.0) as i32;
+    let changes = |xx: i32, yy: i32| {
+        let (right, left) = (pixel_at(frame, xx + 1, yy), pixel_at(frame, xx - 2, yy));
+        (0..3).any(|c| right[c].abs_diff(left[c]) > 15)
+    };
+    let best = (x - m..=x + m)
+        .map(|xx| {
+            let face = median_colour_down(frame, xx + 2, y0..y1);
+            let on_face = |yy: i32| {
+                let p = pixel_at(frame, xx + 2, yy);
+                (0..3).all(|c| p[c].abs_diff(face[c]) <= FACE_TOLERANCE)
+            };
+            (y0..y1)
+                .filter(|&yy| (changes(xx, yy) || changes(xx + 1, yy)) && on_face(yy))
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    best as f32 / (y1 - y0).max(1) as f32
+}
+
 /// How far, in any colour channel, a pixel just below a card's top edge may be from the row's
 /// median and still be the card's plain face (see `top_edge_continuity`).
 const FACE_TOLERANCE: u8 = 24;
 
 /// The median of each colour channel along row y, over the columns `xs`.
 fn median_colour(frame: &RgbaImage, xs: std::ops::Range<i32>, y: i32) -> [u8; 3] {
+    median_of(xs.map(|xx| pixel_at(frame, xx, y)))
+}
+
+/// The median of each colour channel down column x, over the rows `ys`.
+fn median_colour_down(frame: &RgbaImage, x: i32, ys: std::ops::Range<i32>) -> [u8; 3] {
+    median_of(ys.map(|yy| pixel_at(frame, x, yy)))
+}
+
+/// The median of each colour channel of some pixels.
+fn median_of(pixels: impl Iterator<Item = [u8; 4]>) -> [u8; 3] {
     let mut channels: [Vec<u8>; 3] = Default::default();
-    for xx in xs {
-        let p = pixel_at(frame, xx, y);
+    for p in pixels {
         for (c, values) in channels.iter_mut().enumerate() {
             values.push(p[c]);
         }
@@ -2444,6 +2483,12 @@ const TOP_EDGE: f32 = 0.65;
 
 /// Below this share of a top edge, a place is empty whatever its corner looks like.
 const BARE_EDGE: f32 = 0.25;
+
+/// Below this share of a left edge (`left_edge_continuity`), a pyramid place without a card's top
+/// edge is empty whatever its corner looks like. Over 3 deals of every theme at every size, cards
+/// gave 0.54 or more (ornamental's soft edges the least), and the empty slots whose corner looked
+/// like a card (bellot's pips) 0.13 to 0.16.
+const SIDE_EDGE: f32 = 0.4;
 
 /// What a place's corner looked like, and the templates under a highlight it was looked at with,
 /// when it has one (see `Matcher::under_band`).
@@ -2612,9 +2657,11 @@ pub fn read_board_reusing(
         card_like[i] = score >= MIN_SCORE;
         let confidence = score.min(0.5 + margin / 2.0).clamp(0.0, 1.0);
         let (in_pyramid, edge) = (places[i].1, edge_strength[i]);
-        if in_pyramid && edge < TOP_EDGE && (score < MIN_SCORE || edge < BARE_EDGE) {
-            // No card's top edge, and nothing like a card or hardly an edge at all: an empty
-            // slot over the cards behind it (whose pips may look like an index).
+        let (x, y) = corners[i];
+        let no_side = || left_edge_continuity(frame, x as i32, y as i32, w, strip) < SIDE_EDGE;
+        if in_pyramid && edge < TOP_EDGE && (score < MIN_SCORE || edge < BARE_EDGE || no_side()) {
+            // No card's top edge, and nothing like a card, hardly an edge at all or no left edge
+            // either: an empty slot over the cards behind it (whose pips may look like an index).
             seen[i] = Seen::Empty;
         } else if score >= MIN_SCORE && margin >= MIN_MARGIN && !(in_pyramid && edge < TOP_EDGE) {
             free[k] = false;
@@ -2882,6 +2929,31 @@ mod tests {
         // A card lying over that picture, its plain face below the line, is an edge.
         let face = RgbaImage::from_fn(120, 80, |x, y| if y < 40 { patch(x, y) } else { card });
         assert!(top_edge_continuity(&face, 10, 40, 100.0) > 0.95);
+    }
+
+    #[test]
+    fn left_edge_is_one_line_down() {
+        let card = image::Rgba([250, 250, 250, 255]);
+        // A card whose left edge is at x = 40, over another card's face: its outline runs down
+        // the whole side, with its plain face right of it.
+        let mut lying = RgbaImage::from_pixel(120, 80, card);
+        for y in 20..80 {
+            lying.put_pixel(40, y, image::Rgba([30, 30, 30, 255]));
+        }
+        let whole = left_edge_continuity(&lying, 40, 20, 100.0, 50.0);
+        assert!(whole > 0.95, "{whole}");
+        // Found from a corner snapped a few pixels off, as ornamental's soft edges are.
+        let near = left_edge_continuity(&lying, 44, 20, 100.0, 50.0);
+        assert!(near > 0.95, "{near}");
+        // An empty slot over the middle of a card behind: a pip's side ends by it, no more.
+        let mut pips = RgbaImage::from_pixel(120, 80, card);
+        for y in 30..40 {
+            for x in 30..40 {
+                pips.put_pixel(x, y, image::Rgba([20, 20, 20, 255]));
+            }
+        }
+        let pip = left_edge_continuity(&pips, 40, 20, 100.0, 50.0);
+        assert!(pip < SIDE_EDGE, "{pip}");
     }
 
     /// A white card on the felt with a black inner frame 7 pixels inside its edges (a stronger
