@@ -2542,7 +2542,8 @@ pub fn read_board_reusing(
     // edge there is, and what the corner looks like (none for felt or a place kept from before).
     // A card under a highlight is looked at with templates under the same band (see
     // `Matcher::under_band`), which then also judge it.
-    let look_at_place = |rect: Rect, in_pyramid: bool| -> (Option<Looked>, Glance) {
+    // (`snap`: the card's corner is looked for around the place's; else it is the place's.)
+    let look_at_place = |rect: Rect, in_pyramid: bool, snap: bool| -> (Option<Looked>, Glance) {
         let depth = if in_pyramid {
             strip
         } else {
@@ -2554,7 +2555,21 @@ pub fn read_board_reusing(
         } else {
             -1
         };
-        let (x, y, _) = snap_corner_within(e, rect, depth, w, from);
+        let (mut x, mut y) = (rect.x as f32, rect.y as f32);
+        if snap {
+            (x, y, _) = snap_corner_within(e, rect, depth, w, from);
+        }
+        let mut band = highlight_band(frame, x, y, w, depth);
+        // A selected card's band can be a weaker line than the inner frame inside it (swiss-xvii's),
+        // which the snap then takes for the card's edge: where the corner was snapped in from the
+        // slot's, and the band shows at the slot's corner but not at the snapped one, the slot's
+        // corner is the card's.
+        let (sx, sy) = (rect.x as f32, rect.y as f32);
+        if band.is_none() && in_pyramid && (x > sx + 2.0 || y > sy + 2.0) {
+            if let Some(found) = highlight_band(frame, sx, sy, w, depth) {
+                (x, y, band) = (sx, sy, Some(found));
+            }
+        }
         let edge = top_edge_continuity(frame, x as i32, y as i32, w);
         let look_at = if in_pyramid {
             Rect::new(rect.x, rect.y, rect.w, strip as i32)
@@ -2572,7 +2587,7 @@ pub fn read_board_reusing(
         }
         // The templates sit a little off the card's edges, where the band lies: how far, the
         // best template shows in a first look.
-        let banded = highlight_band(frame, x, y, w, depth).map(|(band, colour)| {
+        let banded = band.map(|(band, colour)| {
             let first = matcher.under_band(band, colour, w, (0.0, 0.0));
             let shift = first.look(frame, x, y, w).offset();
             matcher.under_band(band, colour, w, shift)
@@ -2594,7 +2609,7 @@ pub fn read_board_reusing(
                 };
                 return (None, glance);
             }
-            look_at_place(rect, in_pyramid)
+            look_at_place(rect, in_pyramid, true)
         })
         .unzip();
     // Where the cards' corners, those with a top edge, lie some pixels off their slots all alike,
@@ -2612,7 +2627,7 @@ pub fn read_board_reusing(
                 let r = located.slots[i];
                 (
                     i,
-                    look_at_place(Rect::new(r.x + dx, r.y + dy, r.w, r.h), true),
+                    look_at_place(Rect::new(r.x + dx, r.y + dy, r.w, r.h), true, true),
                 )
             })
             .collect();
@@ -2620,6 +2635,35 @@ pub fn read_board_reusing(
             if glance.edge > glances[i].edge {
                 (looks[i], glances[i]) = (look, glance);
             }
+        }
+    }
+    // A card (a top edge) whose corner looks like no card may have had a line beside its edge
+    // taken for the edge (swiss-xvii's tree trunk on the card behind, 4 pixels left of its Qc's
+    // edge at 800x600): it is looked at again from its slot's corner, moved as the other cards'
+    // corners are, and that look kept if it finds a card more like it.
+    let best_score = |look: &Option<Looked>| look.as_ref().map_or(f32::MIN, |(l, _)| l.lead());
+    let again: Vec<(usize, (Option<Looked>, Glance))> = (0..PYRAMID_SIZE)
+        .into_par_iter()
+        .filter(|&i| {
+            let (r, g) = (located.slots[i], &glances[i]);
+            let off =
+                (g.corner.0 - (r.x + dx) as f32).abs() + (g.corner.1 - (r.y + dy) as f32).abs();
+            reuse[i].is_none()
+                && g.edge >= TOP_EDGE
+                && best_score(&looks[i]) < MIN_SCORE
+                && off >= 2.0
+        })
+        .map(|i| {
+            let r = located.slots[i];
+            (
+                i,
+                look_at_place(Rect::new(r.x + dx, r.y + dy, r.w, r.h), true, false),
+            )
+        })
+        .collect();
+    for (i, (look, glance)) in again {
+        if best_score(&look) > best_score(&looks[i]) {
+            (looks[i], glances[i]) = (look, glance);
         }
     }
     let edge_strength: Vec<f32> = glances.iter().map(|g| g.edge).collect();
