@@ -195,6 +195,10 @@ reading every card), over all themes; build with --release for meaningful times.
         /// Deals read at each size (three positions each)
         #[arg(long, value_name = "N", default_value_t = 5)]
         deals: u64,
+        /// The first deal read (deals N, N+1, ...: later deals than the usual ones, to check the
+        /// reader on deals it was not tuned on). The calibration deal is 1000
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        first_deal: u64,
         /// Print every place not read right (on stderr)
         #[arg(long)]
         verbose: bool,
@@ -432,6 +436,7 @@ fn main() {
             themes,
             sizes,
             deals,
+            first_deal,
             verbose,
         }) => (|| {
             let sizes = sizes
@@ -442,7 +447,7 @@ fn main() {
             cli::accuracy::run(cli::accuracy::AccuracyArgs {
                 themes,
                 sizes,
-                deals,
+                deals: first_deal..first_deal.saturating_add(deals),
                 verbose,
             })
         })(),

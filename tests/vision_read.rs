@@ -23,7 +23,7 @@ fn mistakes(theme: &str, sizes: &[(u32, u32, f32)], deals: u64) -> Vec<String> {
     let mut matcher = Matcher::new(&templates);
     let mut out = Vec::new();
     for &size in sizes {
-        let tally = measure(&mut r, &mut matcher, size, deals);
+        let tally = measure(&mut r, &mut matcher, size, 0..deals);
         assert!(tally.places() > 0, "{theme} at {size:?}: nothing read");
         out.extend(tally.mistakes.into_iter().map(|m| format!("{theme} {m}")));
     }
@@ -370,11 +370,12 @@ fn accuracy_command_prints_the_table_and_refuses_a_bad_size() {
             "--sizes",
             "1440x900,1200x760@1.5",
         ])
-        .args(["--deals", "1"])
+        .args(["--deals", "1", "--first-deal", "3"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
+    assert!(text.contains("1 deal per size (deal 3),"), "{text}");
     assert!(
         text.contains("| theme | 1440x900@1 | 1200x760@1.5 |"),
         "{text}"
@@ -386,7 +387,7 @@ fn accuracy_command_prints_the_table_and_refuses_a_bad_size() {
         text.contains("| size | frames | mean | median | max |"),
         "{text}"
     );
-    let frames = solitaire_agent::vision::accuracy::positions(0).len();
+    let frames = solitaire_agent::vision::accuracy::positions(3).len();
     assert!(
         text.lines()
             .any(|l| l.starts_with(&format!("| 1200x760@1.5 | {frames} |"))),

@@ -39,7 +39,7 @@ fn cards_of_one_rank_and_colour_are_never_read_as_each_other() {
         let mut matcher = Matcher::new(&templates);
         assert!(matcher.shows_suits(), "{theme}: its corners show the suits");
         for &size in sizes {
-            let tally = measure(&mut r, &mut matcher, size, 5);
+            let tally = measure(&mut r, &mut matcher, size, 0..5);
             eprintln!(
                 "{theme} {size:?}: {} right, {} unsure, {} wrong of {}",
                 tally.right,
@@ -78,7 +78,7 @@ fn a_suit_beside_the_rank_is_found_by_calibration() {
     let mut matcher = Matcher::new(&templates);
     assert!(matcher.shows_suits());
     for size in [(1440, 900, 1.0), (800, 600, 1.0), (2560, 1440, 2.5)] {
-        let tally = measure(&mut r, &mut matcher, size, 2);
+        let tally = measure(&mut r, &mut matcher, size, 0..2);
         assert!(tally.places() > 0);
         assert!(
             tally.mistakes.is_empty(),

@@ -14,7 +14,8 @@ pub struct AccuracyArgs {
     /// Theme names or paths; "all" for the built-in theme and every installed one.
     pub themes: Vec<String>,
     pub sizes: Vec<(u32, u32, f32)>,
-    pub deals: u64,
+    /// The deals read (seeds).
+    pub deals: std::ops::Range<u64>,
     /// Print every place not read right.
     pub verbose: bool,
 }
@@ -33,9 +34,15 @@ pub fn run(args: AccuracyArgs) -> CliResult {
     }
     let deck = Deck::shuffled(CALIBRATION_SEED);
     println!(
-        "Reading accuracy: templates calibrated once at 1440x900 (deal {CALIBRATION_SEED}), {} deals \
-         per size, 3 positions each (full with a card selected, half cleared, stock drawn out)",
-        args.deals
+        "Reading accuracy: templates calibrated once at 1440x900 (deal {CALIBRATION_SEED}), {} deal{} \
+         per size{}, 3 positions each (full with a card selected, half cleared, stock drawn out)",
+        args.deals.end - args.deals.start,
+        if args.deals.end - args.deals.start == 1 { "" } else { "s" },
+        match (args.deals.start, args.deals.end - args.deals.start) {
+            (0, _) => String::new(),
+            (first, 1) => format!(" (deal {first})"),
+            (first, _) => format!(" (deals {first} to {})", args.deals.end - 1),
+        }
     );
     println!();
     let header: Vec<String> = args
@@ -61,7 +68,7 @@ pub fn run(args: AccuracyArgs) -> CliResult {
                     .zip(&mut millis)
                     .map(|(&size, millis)| {
                         eprintln!("{name}: reading at {}x{}@{}...", size.0, size.1, size.2);
-                        let t = measure(&mut renderer, &mut matcher, size, args.deals);
+                        let t = measure(&mut renderer, &mut matcher, size, args.deals.clone());
                         if args.verbose {
                             for m in &t.mistakes {
                                 eprintln!("{name} {m}");

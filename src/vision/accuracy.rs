@@ -131,18 +131,18 @@ impl Tally {
     }
 }
 
-/// Reads every position of deals `0..deals` rendered at `size` (width, height, display scale).
+/// Reads every position of `deals` (seeds) rendered at `size` (width, height, display scale).
 pub fn measure(
     r: &mut Renderer,
     matcher: &mut Matcher,
     size: (u32, u32, f32),
-    deals: u64,
+    deals: std::ops::Range<u64>,
 ) -> Tally {
     let (w, h, scale) = size;
     let layout = r.layout(w, h, scale);
     let profile = Profile::practice_table();
     let mut tally = Tally::default();
-    for seed in 0..deals {
+    for seed in deals {
         for (state, sel) in positions(seed) {
             let frame = r.render(&Scene::still(&state, sel, "DEAL 1".into()), &layout);
             let tag = format!(
