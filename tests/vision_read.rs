@@ -178,6 +178,18 @@ fn a_half_cleared_table_is_found_on_its_cards_not_on_the_piles_inner_frames() {
 }
 
 #[test]
+fn a_covered_card_looked_at_again_around_the_edge_has_its_gap_looked_at_there_too() {
+    // Ornamental's soft edges let the corner of deal 36's ace of spades (place 4) at 2560x1440
+    // scale 2.5 snap 16 pixels left of its edge; its corner was found looking again around the
+    // edge of the first look's views, but the gap between the two cards over it (the ace's big
+    // pip, which tells it from the ace of clubs) was looked at from the snapped corner moved
+    // only by the second look's offset, on the king beside it: no card fitted, and the ace was
+    // unsure. Deal 24's two of spades (place 12) at 800x600 likewise.
+    assert_pyramid_read("ornamental", (36, 0), (2560, 1440, 2.5), (4, Some("As")));
+    assert_pyramid_read("ornamental", (24, 0), (800, 600, 1.0), (12, Some("2s")));
+}
+
+#[test]
 fn a_line_across_a_court_card_behind_an_empty_place_is_no_card_edge() {
     // Anglo at 1920x1080, display scale 1.5, calibrated there on deal 5 as the agent does, deal 10
     // after 34 steps of its solution (the agent stopped there in the window test): place 12 is

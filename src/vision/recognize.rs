@@ -910,7 +910,8 @@ impl Matcher {
                 return look;
             }
             let ((ox, oy), (px, py)) = (look.offset(), self.template_pixel(card_w));
-            let again = look_at(x + ox * px, y + oy * py);
+            let mut again = look_at(x + ox * px, y + oy * py);
+            again.moved = (ox, oy);
             if again.lead() > look.lead() {
                 again
             } else {
@@ -1007,6 +1008,7 @@ impl Matcher {
             anchor: (ax, ay),
             spread,
             best: Vec::new(),
+            moved: (0.0, 0.0),
             duels: Mutex::new(Vec::new()),
         };
         // Every template at the anchor; then those not far behind the best climb uphill from
@@ -1765,6 +1767,10 @@ pub struct Look {
     spread: usize,
     /// Per template: (best correlation, the view it came from).
     pub best: Vec<(f32, usize)>,
+    /// How far the corner looked at was moved from the one asked for, in template pixels
+    /// (across, down): a look again around the edge of a first look's views (see
+    /// `Matcher::look_closely`).
+    moved: (f32, f32),
     /// The duels (see `Matcher::duel`) worked out so far: (a, b, duel of a against b). A look is
     /// judged by one matcher only (the one it was taken with).
     duels: Mutex<Vec<(usize, usize, f32)>>,
@@ -1789,7 +1795,7 @@ impl Look {
     }
 
     /// Where the best template fits, in template pixels from where the card's edges put the
-    /// index box (across, down).
+    /// index box (across, down): from the corner the look was asked for, moved or not.
     pub fn offset(&self) -> (f32, f32) {
         let top = self.leader();
         // Half template pixels from the first view, which lies `spread` from the anchor.
@@ -1797,7 +1803,10 @@ impl Look {
         let from = |anchor: usize, half: usize| {
             anchor as f32 + 0.5 * half as f32 - (self.spread + REACH) as f32
         };
-        (from(self.anchor.0, x), from(self.anchor.1, y))
+        (
+            self.moved.0 + from(self.anchor.0, x),
+            self.moved.1 + from(self.anchor.1, y),
+        )
     }
 
     /// The template that fits best.
@@ -2872,6 +2881,7 @@ mod tests {
                 anchor: (REACH, REACH),
                 spread,
                 best: Vec::new(),
+                moved: (0.0, 0.0),
                 duels: Mutex::new(Vec::new()),
             };
             let mut seen = vec![false; 4 * side * side];
@@ -3123,6 +3133,7 @@ mod tests {
             anchor: (REACH, REACH),
             spread: SPREAD,
             best: Vec::new(),
+            moved: (0.0, 0.0),
             duels: Mutex::new(Vec::new()),
         };
         let views: Vec<usize> = [0, 7, 30, 60, 88, 100, 123, 150, 171, 190]
