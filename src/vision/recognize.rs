@@ -2564,7 +2564,8 @@ pub fn read_board_reusing(
         } else {
             -1
         };
-        let (mut x, mut y) = (rect.x as f32, rect.y as f32);
+        let (sx, sy) = (rect.x as f32, rect.y as f32);
+        let (mut x, mut y) = (sx, sy);
         if snap {
             (x, y, _) = snap_corner_within(e, rect, depth, w, from);
         }
@@ -2573,7 +2574,6 @@ pub fn read_board_reusing(
         // which the snap then takes for the card's edge: where the corner was snapped in from the
         // slot's, and the band shows at the slot's corner but not at the snapped one, the slot's
         // corner is the card's.
-        let (sx, sy) = (rect.x as f32, rect.y as f32);
         if band.is_none() && in_pyramid && (x > sx + 2.0 || y > sy + 2.0) {
             if let Some(found) = highlight_band(frame, sx, sy, w, depth) {
                 (x, y, band) = (sx, sy, Some(found));
