@@ -2628,17 +2628,16 @@ pub fn read_board_reusing(
     // 1440x900, located 6 pixels low: its top card's corner was 8 pixels above its slot, the top
     // of its "2" taken for the corner instead).
     let (dx, dy) = slot_offset(&glances, &located.slots);
+    // Slot i moved as far as the cards' corners lie off their slots.
+    let moved_slot = |i: usize| {
+        let r: Rect = located.slots[i];
+        Rect::new(r.x + dx, r.y + dy, r.w, r.h)
+    };
     if dx.abs() >= SLOTS_OFF || dy.abs() >= SLOTS_OFF {
         let again: Vec<(usize, (Option<Looked>, Glance))> = (0..PYRAMID_SIZE)
             .into_par_iter()
             .filter(|&i| reuse[i].is_none() && glances[i].edge < TOP_EDGE)
-            .map(|i| {
-                let r = located.slots[i];
-                (
-                    i,
-                    look_at_place(Rect::new(r.x + dx, r.y + dy, r.w, r.h), true, true),
-                )
-            })
+            .map(|i| (i, look_at_place(moved_slot(i), true, true)))
             .collect();
         for (i, (look, glance)) in again {
             if glance.edge > glances[i].edge {
@@ -2654,21 +2653,14 @@ pub fn read_board_reusing(
     let again: Vec<(usize, (Option<Looked>, Glance))> = (0..PYRAMID_SIZE)
         .into_par_iter()
         .filter(|&i| {
-            let (r, g) = (located.slots[i], &glances[i]);
-            let off =
-                (g.corner.0 - (r.x + dx) as f32).abs() + (g.corner.1 - (r.y + dy) as f32).abs();
+            let (r, g) = (moved_slot(i), &glances[i]);
+            let off = (g.corner.0 - r.x as f32).abs() + (g.corner.1 - r.y as f32).abs();
             reuse[i].is_none()
                 && g.edge >= TOP_EDGE
                 && best_score(&looks[i]) < MIN_SCORE
                 && off >= 2.0
         })
-        .map(|i| {
-            let r = located.slots[i];
-            (
-                i,
-                look_at_place(Rect::new(r.x + dx, r.y + dy, r.w, r.h), true, false),
-            )
-        })
+        .map(|i| (i, look_at_place(moved_slot(i), true, false)))
         .collect();
     for (i, (look, glance)) in again {
         if best_score(&look) > best_score(&looks[i]) {
