@@ -290,6 +290,29 @@ fn small_cream_cards_are_read_and_look_alike_suits_are_weighed_with_the_deck() {
 }
 
 #[test]
+fn a_suit_duel_against_how_the_whole_corner_fits_does_not_decide_alone() {
+    // Ornamental's kings at 800x600, the stock drawn out: the duels of the king of spades with
+    // the king of clubs, over the few pixels where those suits differ, went the clubs' way by
+    // just over the margin (0.20) while the whole corner fitted the spades better; deal 27's Ks
+    // (place 22, nothing over it) was read Kc, and deal 34's Kc and Ks (places 3 and 17, both
+    // covered) each as the other. The suit under the rank, or the middle of the card between
+    // the two over it, settles them.
+    let stock_drawn_out = |seed| positions(seed).len() - 1;
+    assert_pyramid_read(
+        "ornamental",
+        (27, stock_drawn_out(27)),
+        (800, 600, 1.0),
+        (22, Some("Ks")),
+    );
+    assert_pyramid_read(
+        "ornamental",
+        (34, stock_drawn_out(34)),
+        (800, 600, 1.0),
+        (17, Some("Ks")),
+    );
+}
+
+#[test]
 fn a_line_across_every_card_does_not_pass_for_the_rows_tops() {
     // Ornamental draws a scroll line across every card a third of a row below its top, sharper
     // than the soft top of a cream card over another. Halfway through deal 1 (bottom row gone,

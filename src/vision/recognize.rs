@@ -1248,14 +1248,20 @@ impl Matcher {
         // smaller than at calibration, says less: it is weighed down by the lesser of the two (see
         // `DUEL_PIXELS`, `SUITS_CLEARLY_APART`).
         let pixels = (pair.mask_len as f32 / DUEL_PIXELS).min(1.0).sqrt();
+        let evidence = pixels.min(self.suits_weight(a, b));
+        ((db - da) / dab).clamp(-1.0, 1.0) * evidence
+    }
+
+    /// How much a duel between cards `a` and `b` counts for the suits it is between: under 1 for
+    /// two suits of one rank the templates show barely apart, on cards smaller than at calibration
+    /// (see `SUITS_CLEARLY_APART`); else 1.
+    fn suits_weight(&self, a: usize, b: usize) -> f32 {
         let smaller = self.prepared_width < 0.97 * self.calibrated_width;
-        let suits = if a % 13 == b % 13 && smaller && !self.pairwise {
+        if a % 13 == b % 13 && smaller && !self.pairwise {
             (self.suits_apart[a / 13][b / 13] / SUITS_CLEARLY_APART).min(1.0)
         } else {
             1.0
-        };
-        let evidence = pixels.min(suits);
-        ((db - da) / dab).clamp(-1.0, 1.0) * evidence
+        }
     }
 }
 
@@ -1928,11 +1934,19 @@ pub fn decide(matcher: &Matcher, look: &Look, free: &[bool; 52]) -> Option<(usiz
             champion = k;
         }
     }
-    let margin = close
+    let mut margin = close
         .iter()
         .filter(|&&k| k != champion)
         .map(|&k| duel(champion, k))
         .fold(1.0, f32::min);
+    // A duel between suits the templates show barely apart says little on its own: where the
+    // whole corner fits the other suit better, the two disagree and the corner does not decide
+    // (ornamental's Ks at 800x600, whose duels with the Kc went the Kc's way by 0.2 on every
+    // deal while the corner fitted the Ks better).
+    let leader = close[0];
+    if leader != champion && matcher.suits_weight(champion, leader) < 1.0 {
+        margin = margin.min(0.0);
+    }
     Some((champion, look.best[champion].0, margin))
 }
 
