@@ -120,6 +120,10 @@ pub struct Corners {
     /// corner there as its edges put it.
     pub cut_at: Vec<(usize, (f32, f32))>,
     pub waste_cut_at: Vec<(usize, (f32, f32))>,
+    /// How far that corner lay from the place's (the slot's or the pile's, as located), in pixels
+    /// across and down, for each crop of `crops` and of `waste`.
+    pub off_place: Vec<(f32, f32)>,
+    pub waste_off_place: Vec<(f32, f32)>,
     /// Height over width of the cards.
     pub aspect: f32,
     /// Card width in pixels in the frames.
@@ -168,6 +172,10 @@ pub fn corners(
     let strip = profile.row_step * located.card_w;
     let mut crops: Vec<Vec<f32>> = Vec::new();
     let mut cut_at = Vec::new();
+    let mut off_place = Vec::new();
+    let off = |(x, y): (f32, f32), place: crate::table::layout::Rect| {
+        (x - place.x as f32, y - place.y as f32)
+    };
     for p in Position::all() {
         let (crop, at) = corner(
             &frames[0],
@@ -180,9 +188,11 @@ pub fn corners(
         );
         crops.push(crop);
         cut_at.push((0, at));
+        off_place.push(off(at, located.slots[p.index()]));
     }
     let (mut stock_tops, mut waste_tops) = (Vec::new(), Vec::new());
     let (mut stock_at, mut waste_at) = (Vec::new(), Vec::new());
+    let (mut stock_off, mut waste_off) = (Vec::new(), Vec::new());
     for (k, frame) in frames.iter().enumerate() {
         if frame.dimensions() != frames[0].dimensions() {
             return Err(format!("frame {k:02} is {}x{}, frame 00 is {}x{}: all frames must come from one window size", frame.width(), frame.height(), frames[0].width(), frames[0].height()));
@@ -197,11 +207,13 @@ pub fn corners(
             let (crop, at) = corner(frame, &e, &here, here.stock, depth, true, profile);
             stock_tops.push(crop);
             stock_at.push((k, at));
+            stock_off.push(off(at, here.stock));
         }
         if k > 0 {
             let (crop, at) = corner(frame, &e, &here, here.waste, depth, true, profile);
             waste_tops.push(crop);
             waste_at.push((k, at));
+            waste_off.push(off(at, here.waste));
         }
     }
     crops.extend(match stock {
@@ -211,6 +223,10 @@ pub fn corners(
     cut_at.extend(match stock {
         StockSeen::OnStock => stock_at,
         StockSeen::OnWaste => waste_at.clone(),
+    });
+    off_place.extend(match stock {
+        StockSeen::OnStock => stock_off,
+        StockSeen::OnWaste => waste_off.clone(),
     });
     // Line every crop up with what the pyramid's corners share, twice (the second time against
     // the mean of the lined-up crops).
@@ -259,6 +275,8 @@ pub fn corners(
         waste_offsets,
         cut_at,
         waste_cut_at: waste_at,
+        off_place,
+        waste_off_place: waste_off,
         aspect,
         card_w: located.card_w,
     })
@@ -465,11 +483,12 @@ pub fn wide_index_box(index_box: [f32; 4]) -> [f32; 4] {
 /// that looks unlike most, a face card's picture say, a few pixels off.) Within `REALIGN` pixels of
 /// where the corner was lined up with all of them: a glyph like "10" would fit its neighbour's
 /// "1" with its own "0" further off. Twice, the second time against the corners as lined up the
-/// first time.
-fn line_up_by_rank_and_suit(lined_up: &mut [LinedUp]) {
+/// first time. Returns where each corner was taken in its margins in the end.
+fn line_up_by_rank_and_suit(lined_up: &mut [LinedUp]) -> Vec<(usize, usize)> {
+    let mut taken: Vec<(usize, usize)> = lined_up.iter().map(|(.., offset)| *offset).collect();
     for _ in 0..2 {
         let centred_all: Vec<Vec<f32>> = lined_up.iter().map(|(_, v, ..)| centred(v)).collect();
-        let realigned: Vec<Vec<f32>> = lined_up
+        let realigned: Vec<(Vec<f32>, (usize, usize))> = lined_up
             .iter()
             .enumerate()
             .map(|(i, (card, values, margin, offset))| {
@@ -494,16 +513,19 @@ fn line_up_by_rank_and_suit(lined_up: &mut [LinedUp]) {
                     (Some(r), Some(s)) => {
                         let both: Vec<f32> = r.iter().zip(&s).map(|(a, b)| a + b).collect();
                         let (ox, oy) = register(margin, &centred(&both), *offset, REALIGN);
-                        window(margin, ox, oy)
+                        (window(margin, ox, oy), (ox, oy))
                     }
-                    _ => values.clone(),
+                    _ => (values.clone(), *offset),
                 }
             })
             .collect();
-        for ((_, values, ..), new) in lined_up.iter_mut().zip(realigned) {
-            *values = new;
+        for (((_, values, ..), at), (new, moved)) in
+            lined_up.iter_mut().zip(&mut taken).zip(realigned)
+        {
+            (*values, *at) = (new, moved);
         }
     }
+    taken
 }
 
 /// Makes a template set from the corners and the card each one is (`cards[i]` for `crops[i]`).
@@ -513,20 +535,50 @@ pub fn templates_from(
     profile: &Profile,
     name: &str,
 ) -> Result<Templates, String> {
-    // Each card's corner, aligned and with margins.
+    // Each card's corner, aligned and with margins, and how far it was cut off its place.
     let mut lined_up: Vec<LinedUp> = Vec::with_capacity(cards.len());
+    let mut off_place = Vec::with_capacity(cards.len());
     for (i, (card, crop)) in cards.iter().zip(&corners.crops).enumerate() {
-        let (values, margin, offset) = match corners.on_waste(i, *card) {
+        let (values, margin, offset, off) = match corners.on_waste(i, *card) {
             Some(k) => (
                 &corners.waste[k],
                 &corners.waste_margins[k],
                 corners.waste_offsets[k],
+                corners.waste_off_place[k],
             ),
-            None => (crop, &corners.margins[i], corners.offsets[i]),
+            None => (
+                crop,
+                &corners.margins[i],
+                corners.offsets[i],
+                corners.off_place[i],
+            ),
         };
         lined_up.push((*card, values.clone(), margin.as_slice(), offset));
+        off_place.push(off);
     }
-    line_up_by_rank_and_suit(&mut lined_up);
+    let taken = line_up_by_rank_and_suit(&mut lined_up);
+    // Where each template was taken, from the index box at its place's corner, in template
+    // pixels: where its card's edges put the corner (a line inside the card can have been taken
+    // for an edge, ornamental's Ac's rank stroke), then as lined up.
+    let [_, _, bw, bh] = profile.index_box;
+    let pixel = (
+        bw * corners.card_w / TEMPLATE_W as f32,
+        bh * corners.card_w / TEMPLATE_H as f32,
+    );
+    let placed = lined_up
+        .iter()
+        .zip(&taken)
+        .zip(&off_place)
+        .map(|(((card, ..), (ox, oy)), (dx, dy))| {
+            let from = |o: usize, d: f32, pixel: f32| o as f32 - REACH as f32 + d / pixel;
+            let round = |v: f32| (v * 100.0).round() / 100.0;
+            let at = [
+                round(from(*ox, *dx, pixel.0)),
+                round(from(*oy, *dy, pixel.1)),
+            ];
+            (card.to_string(), at)
+        })
+        .collect();
     let mut sums: Vec<(Vec<f32>, u32)> =
         vec![(vec![0.0; (TEMPLATE_W * TEMPLATE_H * 3) as usize], 0); 52];
     for (card, values, ..) in &lined_up {
@@ -563,6 +615,7 @@ pub fn templates_from(
             suits: None,
             strip: None,
             gap: None,
+            placed: Some(placed),
         },
         images,
         suit_images: None,

@@ -48,7 +48,19 @@ pub struct Manifest {
     /// layout whose cards lie too close side by side.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gap: Option<PartManifest>,
+    /// Card (like "Th") → where its template lies on the card: template pixels across and down
+    /// from the index box at the card's top-left corner as its edges put it, as calibration lined
+    /// it up (a face card showing only a picture can lie a few pixels off the rest). A card read
+    /// at rest lies the same way on its place; one in flight does not (see `recognize`). Absent in
+    /// sets made before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placed: Option<BTreeMap<String, [f32; 2]>>,
 }
+
+/// How far a template can have been lined up from where the card's edges put its index box, in
+/// template pixels (calibration's reach and its second line-up), with room to spare: a `placed`
+/// entry further off is damaged.
+const MOST_PLACED: f32 = 12.0;
 
 /// Another set of templates, `TEMPLATE_W`×`TEMPLATE_H` like the first, cut from another part of
 /// the card (`index_box`, in card widths from its top-left) that a covered card still shows: the
@@ -119,6 +131,18 @@ impl Templates {
             .gap
             .as_ref()
             .map(|gap| load_cards(&dir, &gap.cards, "gap ", &mut missing, &mut damaged));
+        if let Some(placed) = &manifest.placed {
+            for card in Card::all() {
+                let key = card.to_string();
+                match placed.get(&key) {
+                    None => missing.push(format!("placed {key}")),
+                    Some(v) if !v.iter().all(|x| x.is_finite() && x.abs() <= MOST_PLACED) => {
+                        damaged.push(format!("placed {key} is {v:?}"))
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
         let mut suit_images = None;
         if let Some(suits) = &manifest.suits {
             let mut loaded = Vec::with_capacity(4);
@@ -300,6 +324,11 @@ mod tests {
                         .map(|c| (c.to_string(), format!("gap-{c}.png")))
                         .collect(),
                 }),
+                placed: Some(
+                    Card::all()
+                        .map(|c| (c.to_string(), [c.index() as f32 / 10.0 - 2.0, -0.5]))
+                        .collect(),
+                ),
             },
             strip_images: Some(
                 (0..52)
@@ -372,6 +401,31 @@ mod tests {
             assert!(err.contains(&bad), "{err}");
             std::fs::remove_dir_all(&dir).unwrap();
         }
+    }
+
+    #[test]
+    fn where_templates_lie_on_their_cards_is_optional_and_checked() {
+        // A set made before it was kept loads without it.
+        let dir = scratch("noplaced");
+        let mut saved = set();
+        saved.manifest.placed = None;
+        saved.save(&dir).unwrap();
+        let text = std::fs::read_to_string(dir.join(MANIFEST)).unwrap();
+        assert!(!text.contains("placed"), "{text}");
+        let loaded = Templates::load(dir.to_str().unwrap()).unwrap();
+        assert!(loaded.manifest.placed.is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+        // A card left out, or placed far off the card, is named.
+        let dir = scratch("badplaced");
+        let mut saved = set();
+        let placed = saved.manifest.placed.as_mut().unwrap();
+        placed.remove("7h");
+        placed.insert("Jc".into(), [40.0, 0.0]);
+        saved.save(&dir).unwrap();
+        let err = Templates::load(dir.to_str().unwrap()).unwrap_err();
+        assert!(err.contains("placed 7h"), "{err}");
+        assert!(err.contains("placed Jc is [40.0, 0.0]"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
