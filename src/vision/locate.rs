@@ -140,23 +140,30 @@ struct FeltMap {
     height: u32,
     /// 1 where the pixel looks like felt.
     felt: Vec<u8>,
+    /// Per row, whether any of it looks like felt: rows with none are a bar across the window (a
+    /// toolbar, a status line), outside the table whatever the fit.
+    any: Vec<bool>,
 }
 
 impl FeltMap {
     fn new(frame: &RgbaImage) -> FeltMap {
         let mut felt = scratch::BYTES.take(frame.as_raw().len() / 4);
         let row = frame.width().max(1) as usize;
-        felt.par_chunks_mut(row)
+        let any = felt
+            .par_chunks_mut(row)
             .zip(frame.as_raw().par_chunks(4 * row))
-            .for_each(|(out, pixels)| {
+            .map(|(out, pixels)| {
                 for (f, p) in out.iter_mut().zip(pixels.chunks_exact(4)) {
                     *f = u8::from(felt_like(&image::Rgba([p[0], p[1], p[2], p[3]])));
                 }
-            });
+                out.contains(&1)
+            })
+            .collect();
         FeltMap {
             width: frame.width(),
             height: frame.height(),
             felt,
+            any,
         }
     }
 }
@@ -168,7 +175,7 @@ impl Drop for FeltMap {
 }
 
 /// Share of the felt-like pixels among those a fit says are felt: inside the board's bounds but
-/// outside every slot and pile (sampled on a grid).
+/// outside every slot and pile (sampled on a grid), on rows that show felt somewhere.
 fn felt_agreement(frame: &FeltMap, fit: Fit, aspect: f32, profile: &Profile) -> f32 {
     let w = fit.w;
     let h = aspect * w;
@@ -198,6 +205,13 @@ fn felt_agreement(frame: &FeltMap, fit: Fit, aspect: f32, profile: &Profile) -> 
     let columns: Vec<usize> = xs.iter().map(|&x| x as u32 as usize).collect();
     let mut y = y0.max(0.0);
     while y < y1.min(fh) {
+        // A row with no felt at all is a bar across the window, not the table's: a fit reaching
+        // into the toolbar is not the worse for it (apex just under the toolbar: with few cards
+        // left, a fit a third of a row lower, clear of it, won).
+        if !frame.any[y as u32 as usize] {
+            y += step;
+            continue;
+        }
         // The cards this row of samples crosses, as x spans [from, to), sorted and merged.
         spans.clear();
         spans.extend(
