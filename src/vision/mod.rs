@@ -11,6 +11,7 @@ pub mod profile;
 pub mod reader;
 pub mod recognize;
 pub mod scratch;
+pub mod stray;
 pub mod suits;
 pub mod templates;
 
@@ -45,13 +46,34 @@ pub fn read_frame_timed(
         let unknown = board.unknowns().len();
         if unknown * 3 > board.shown().max(1) {
             return Err(NotATable(format!(
-                "{unknown} of {} cards cannot be read: cards moving, or something over the table",
+                "{unknown} of {} cards cannot be read: not the game's table, cards moving, or something over it",
                 board.shown()
             )));
         }
+        in_place(frame, &located, &board)?;
         Ok((board, located))
     });
     (read, locate_ms)
+}
+
+/// Refuses a board read from a frame in which a card lies off its place or something lies on the
+/// table where no card belongs (see `stray`): cards in motion, or a dialog or window over the
+/// table.
+pub fn in_place(frame: &RgbaImage, located: &Located, board: &Board) -> Result<(), NotATable> {
+    if let Some(&place) = board.misplaced.first() {
+        let card = board
+            .at(place)
+            .card()
+            .map_or(String::new(), |c| format!(" ({c})"));
+        return Err(NotATable(format!(
+            "the card read at {}{card} lies off its place: cards moving",
+            recognize::place_name(place)
+        )));
+    }
+    match stray::find_stray(frame, located, board) {
+        Some(stray) => Err(NotATable(stray.to_string())),
+        None => Ok(()),
+    }
 }
 
 /// The frame's edges and the table located in it.

@@ -118,9 +118,13 @@ impl Reader {
         if unknown >= 6 && unknown * 2 > board.shown().max(1) {
             self.last = None;
             return Err(NotATable(format!(
-                "{unknown} of {} cards cannot be read: cards moving, or something over the table",
+                "{unknown} of {} cards cannot be read: not the game's table, cards moving, or something over it",
                 board.shown()
             )));
+        }
+        if let Err(e) = crate::vision::in_place(frame, located, &board) {
+            self.last = None;
+            return Err(e);
         }
         let mut seen = [Seen::Empty; PLACES];
         seen[..28].copy_from_slice(&board.pyramid);
@@ -152,6 +156,7 @@ fn board_of(seen: &[Seen; PLACES]) -> Board {
         stock_top: seen[28],
         waste: seen[29],
         unsure: Vec::new(),
+        misplaced: Vec::new(),
     }
 }
 

@@ -55,6 +55,9 @@ pub struct Board {
     /// first (places numbered as in `place_regions`: pyramid 0..28, stock 28, waste 29). The
     /// full deck may settle them later (see the agent's learning of the stock).
     pub unsure: Vec<(usize, Vec<Card>)>,
+    /// Places whose card lies off its place, where the other cards' lie on theirs (numbered as
+    /// `unsure`): a card in flight over a pile or a slot, read as the card there.
+    pub misplaced: Vec<usize>,
 }
 
 impl Board {
@@ -66,6 +69,15 @@ impl Board {
                 Seen::Empty => None,
             })
             .fold(1.0, f32::min)
+    }
+
+    /// What place `place` shows (numbered as in `PLACES`).
+    pub fn at(&self, place: usize) -> Seen {
+        match place {
+            p if p < PYRAMID_SIZE => self.pyramid[p],
+            PYRAMID_SIZE => self.stock_top,
+            _ => self.waste,
+        }
     }
 
     fn seen(&self) -> impl Iterator<Item = Seen> + '_ {
@@ -106,18 +118,27 @@ impl Board {
     /// The places read as unknown (numbered as in `PLACES`), with their names.
     fn unknown_places(&self) -> impl Iterator<Item = (usize, String)> + '_ {
         (0..PYRAMID_SIZE)
-            .map(|i| (i, self.pyramid[i], format!("pyramid:{i}")))
+            .map(|i| (i, self.pyramid[i]))
             .chain([
-                (PYRAMID_SIZE, self.stock_top, "stock".to_string()),
-                (PYRAMID_SIZE + 1, self.waste, "waste".to_string()),
+                (PYRAMID_SIZE, self.stock_top),
+                (PYRAMID_SIZE + 1, self.waste),
             ])
-            .filter(|(_, seen, _)| matches!(seen, Seen::Unknown(_)))
-            .map(|(i, _, name)| (i, name))
+            .filter(|(_, seen)| matches!(seen, Seen::Unknown(_)))
+            .map(|(i, _)| (i, place_name(i)))
     }
 
     /// How many places show something (a card or an unknown).
     pub fn shown(&self) -> usize {
         self.seen().filter(|s| *s != Seen::Empty).count()
+    }
+}
+
+/// A place's name (numbered as in `PLACES`): `pyramid:12`, `stock`, `waste`.
+pub fn place_name(place: usize) -> String {
+    match place {
+        p if p < PYRAMID_SIZE => format!("pyramid:{p}"),
+        PYRAMID_SIZE => "stock".to_string(),
+        _ => "waste".to_string(),
     }
 }
 
@@ -690,6 +711,9 @@ pub struct Matcher {
     /// or ranks' means do: templates of a part of the card that shows pips or a picture, whose
     /// suits differ card by card (a two's pip, a king's face), not in one glyph.
     pairwise: bool,
+    /// Where each card's template lies on the card, in template pixels (by card index), when the
+    /// set says (see `Manifest::placed`).
+    placed: Option<Vec<(f32, f32)>>,
 }
 
 impl Matcher {
@@ -714,6 +738,11 @@ impl Matcher {
         };
         matcher.strip = part(&m.strip, &templates.strip_images);
         matcher.gap = part(&m.gap, &templates.gap_images);
+        matcher.placed = m.placed.as_ref().and_then(|placed| {
+            Card::all()
+                .map(|c| placed.get(&c.to_string()).map(|&[x, y]| (x, y)))
+                .collect()
+        });
         matcher
     }
 
@@ -745,6 +774,7 @@ impl Matcher {
             strip: None,
             gap: None,
             pairwise: false,
+            placed: None,
         }
     }
 
@@ -2857,6 +2887,32 @@ pub fn read_board_reusing(
             seen[i] = Seen::Unknown(0.0);
         }
     }
+    // Where each card read was found, against its place: where its template fitted, less where
+    // that template lies on its card. The same for every card at rest; not for one in flight
+    // over a place (a card drawn from the stock, halfway to the waste, is read as the stock's).
+    let template_pixel = matcher.template_pixel(w);
+    let index_at: Vec<Option<(f32, f32)>> = (0..places.len())
+        .map(|i| {
+            let (look, _) = looks[i].as_ref()?;
+            let card = seen[i].card()?;
+            let placed = matcher
+                .placed
+                .as_ref()
+                .map_or((0.0, 0.0), |p| p[card.index()]);
+            let ((ox, oy), r) = (look.offset(), places[i].0);
+            Some((
+                corners[i].0 + (ox - placed.0) * template_pixel.0 - r.x as f32,
+                corners[i].1 + (oy - placed.1) * template_pixel.1 - r.y as f32,
+            ))
+        })
+        .collect();
+    let limit = if matcher.placed.is_some() {
+        OFF_PLACE
+    } else {
+        OFF_PLACE_UNPLACED
+    };
+    let rects: Vec<Rect> = places.iter().map(|(r, _)| *r).collect();
+    let misplaced = off_their_places(&index_at, &rects, w, limit);
     let mut pyramid = [Seen::Empty; PYRAMID_SIZE];
     pyramid.copy_from_slice(&seen[..PYRAMID_SIZE]);
     let stock_top = seen[PYRAMID_SIZE];
@@ -2866,7 +2922,109 @@ pub fn read_board_reusing(
         stock_top,
         waste: seen[PYRAMID_SIZE + 1],
         unsure,
+        misplaced,
     }
+}
+
+/// How far a card's index may lie from where the other cards' indices lie on their places, in
+/// card widths, before the card is taken for one off its place, where the template set says where
+/// each template lies on its card (`Manifest::placed`). At rest, over 3 deals of every theme at
+/// five sizes, the indices lay within 0.046 of the others' (0.035 but for gnomangelo_bitmap and
+/// tarocco); a card drawn from the stock a sixth of the way to the waste lies 0.1 off.
+const OFF_PLACE: f32 = 0.06;
+/// The same for a set made before it said where its templates lie: then a face card showing
+/// only a picture, lined up with the others a few pixels off, lies up to 0.07 off at rest.
+const OFF_PLACE_UNPLACED: f32 = 0.1;
+/// How much further a pile's card may lie: the piles are placed from the card height found, below
+/// the pyramid, and a table located a little off puts them further off than its pyramid's slots
+/// (atlasnye's stock at 2560x1440@2.5, 6 pyramid cards left, lay 0.065 card widths below the
+/// pyramid cards' median).
+const PILE_LEEWAY: f32 = 0.025;
+/// The largest drift of the cards from their slots, per pixel across (down), that a layout fitted
+/// with steps a little off gives (3.5 % at 3840x2160, swiss-xvii halfway through deal 53).
+const MOST_DRIFT: f32 = 0.05;
+
+/// The places whose card's index (`index_at`, against the corner of the place `places[i]`, for
+/// the places read as a card) lies more than `limit` card widths off where the others lie:
+/// against the line that fits the pyramid's cards best across and down (a layout fitted with its
+/// steps a little off puts the cards further from their slots the further out they lie; Theil and
+/// Sen's line, which one card off does not move), the piles' (`PYRAMID_SIZE` on) with
+/// `PILE_LEEWAY` more. None with fewer than three cards read, or none of them in the pyramid.
+fn off_their_places(
+    index_at: &[Option<(f32, f32)>],
+    places: &[Rect],
+    card_w: f32,
+    limit: f32,
+) -> Vec<usize> {
+    let read: Vec<(usize, (f32, f32))> = index_at
+        .iter()
+        .enumerate()
+        .filter_map(|(i, at)| Some((i, (*at)?)))
+        .collect();
+    if read.len() < 3 {
+        return Vec::new();
+    }
+    let median = |mut v: Vec<f32>| -> f32 {
+        v.sort_by(f32::total_cmp);
+        v[v.len() / 2]
+    };
+    let pyramid: Vec<&(usize, (f32, f32))> =
+        read.iter().filter(|(i, _)| *i < PYRAMID_SIZE).collect();
+    // The line along one axis, from the pyramid's cards: (drift per pixel, offset at position 0,
+    // and the span of positions it was fitted over: it is not drawn on past them, where a drift
+    // measured over a few rows would carry its rounding far).
+    let line = |axis: usize| -> (f32, f32, f32, f32) {
+        let pos = |i: usize| {
+            let r = places[i];
+            if axis == 0 {
+                r.x as f32
+            } else {
+                r.y as f32
+            }
+        };
+        let off = |at: (f32, f32)| if axis == 0 { at.0 } else { at.1 };
+        let mut slopes = Vec::new();
+        for (a, &&(i, at)) in pyramid.iter().enumerate() {
+            for &&(j, bt) in &pyramid[a + 1..] {
+                let apart = pos(j) - pos(i);
+                if apart.abs() >= card_w / 2.0 {
+                    slopes.push((off(bt) - off(at)) / apart);
+                }
+            }
+        }
+        let slope = if pyramid.len() >= 4 && !slopes.is_empty() {
+            median(slopes).clamp(-MOST_DRIFT, MOST_DRIFT)
+        } else {
+            0.0
+        };
+        let offsets = pyramid.iter().map(|&&(i, at)| off(at) - slope * pos(i));
+        let (lo, hi) = pyramid
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(lo, hi), &&(i, _)| {
+                (lo.min(pos(i)), hi.max(pos(i)))
+            });
+        (slope, median(offsets.collect()), lo, hi)
+    };
+    if pyramid.is_empty() {
+        return Vec::new();
+    }
+    let (across, down) = (line(0), line(1));
+    read.iter()
+        .filter(|&&(i, (x, y))| {
+            let r = places[i];
+            let on = |(slope, offset, lo, hi): (f32, f32, f32, f32), pos: i32| {
+                offset + slope * (pos as f32).clamp(lo, hi)
+            };
+            let (ex, ey) = (on(across, r.x), on(down, r.y));
+            let reach = if i < PYRAMID_SIZE {
+                limit
+            } else {
+                limit + PILE_LEEWAY
+            };
+            (x - ex).abs().max((y - ey).abs()) > reach * card_w
+        })
+        .map(|&(i, _)| i)
+        .collect()
 }
 
 #[cfg(test)]
@@ -2946,6 +3104,7 @@ mod tests {
                 (3, vec![card("8c"), card("8s")]),
                 (28, vec![card("Qh"), card("Qd")]),
             ],
+            misplaced: Vec::new(),
         };
         assert_eq!(
             board.unknowns_with_candidates(),
@@ -2953,6 +3112,51 @@ mod tests {
         );
         assert_eq!(board.unknowns(), ["pyramid:3", "pyramid:20", "stock"]);
         assert_eq!(board.candidates(20), &[] as &[Card]);
+    }
+
+    #[test]
+    fn a_card_off_its_place_is_told_from_the_others() {
+        // Places 100 px wide in a row, 150 px apart, and two piles below; indices 2 px right and
+        // 1 px down of their places, give or take a pixel; the fifth 9 px right.
+        let mut places: Vec<Rect> = (0..PYRAMID_SIZE)
+            .map(|i| Rect::new(150 * i as i32, 0, 100, 140))
+            .collect();
+        places.extend([Rect::new(0, 500, 100, 140), Rect::new(150, 500, 100, 140)]);
+        let mut at = vec![None; PLACES];
+        for (i, v) in [
+            (2.0, 1.0),
+            (3.0, 1.5),
+            (1.0, 0.0),
+            (2.0, 1.0),
+            (11.0, 1.0),
+            (2.5, 1.0),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            at[i] = Some(v);
+        }
+        assert_eq!(off_their_places(&at, &places, 100.0, 0.06), [4]);
+        assert!(off_their_places(&at, &places, 100.0, 0.1).is_empty());
+        // A pile's card as far off is off too; one 7 px off is within its leeway.
+        at[PYRAMID_SIZE] = Some((2.0, 10.0));
+        at[PYRAMID_SIZE + 1] = Some((9.0, 1.0));
+        assert_eq!(
+            off_their_places(&at, &places, 100.0, 0.06),
+            [4, PYRAMID_SIZE]
+        );
+        // Cards further from their slots the further right they lie, 2 px per slot (a layout
+        // whose steps are a little off): none is off its place but the one off that line.
+        let drifting: Vec<Option<(f32, f32)>> = (0..PLACES)
+            .map(|i| (i < 8).then_some((2.0 * i as f32, 1.0)))
+            .collect();
+        assert!(off_their_places(&drifting, &places, 100.0, 0.06).is_empty());
+        let mut one_off = drifting.clone();
+        one_off[3] = Some((6.0 + 8.0, 1.0));
+        assert_eq!(off_their_places(&one_off, &places, 100.0, 0.06), [3]);
+        // Fewer than three cards read: nothing to tell them by.
+        let few: Vec<Option<(f32, f32)>> = at.iter().take(2).copied().collect();
+        assert!(off_their_places(&few, &places, 100.0, 0.06).is_empty());
     }
 
     #[test]
