@@ -45,15 +45,21 @@ pub fn read_frame_timed(
         let board = read_board(frame, &e, &located, matcher, profile.row_step);
         let unknown = board.unknowns().len();
         if unknown * 3 > board.shown().max(1) {
-            return Err(NotATable(format!(
-                "{unknown} of {} cards cannot be read: not the game's table, cards moving, or something over it",
-                board.shown()
-            )));
+            return Err(unreadable(&board));
         }
         in_place(frame, &located, &board)?;
         Ok((board, located))
     });
     (read, locate_ms)
+}
+
+/// Why a board most of whose cards could not be read is refused.
+pub fn unreadable(board: &Board) -> NotATable {
+    NotATable(format!(
+        "{} of {} cards cannot be read: not the game's table, cards moving, or something over it",
+        board.unknowns().len(),
+        board.shown()
+    ))
 }
 
 /// Refuses a board read from a frame in which a card lies off its place or something lies on the

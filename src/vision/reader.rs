@@ -117,10 +117,7 @@ impl Reader {
         let unknown = board.unknowns().len();
         if unknown >= 6 && unknown * 2 > board.shown().max(1) {
             self.last = None;
-            return Err(NotATable(format!(
-                "{unknown} of {} cards cannot be read: not the game's table, cards moving, or something over it",
-                board.shown()
-            )));
+            return Err(crate::vision::unreadable(&board));
         }
         if let Err(e) = crate::vision::in_place(frame, located, &board) {
             self.last = None;

@@ -2225,11 +2225,16 @@ fn slot_offset(glances: &[Glance], slots: &[Rect]) -> (i32, i32) {
     if xs.len() < 3 {
         return (0, 0);
     }
-    let median = |v: &mut Vec<f32>| {
-        v.sort_by(f32::total_cmp);
-        v[v.len() / 2].round() as i32
-    };
-    (median(&mut xs), median(&mut ys))
+    (
+        median(&mut xs).round() as i32,
+        median(&mut ys).round() as i32,
+    )
+}
+
+/// The middle value of `v` (the upper of the two middle ones for an even count), sorting it.
+fn median(v: &mut [f32]) -> f32 {
+    v.sort_by(f32::total_cmp);
+    v[v.len() / 2]
 }
 
 /// How many pixels off their slots the cards' corners must lie, all alike, for the slots without
@@ -2964,10 +2969,6 @@ fn off_their_places(
     if read.len() < 3 {
         return Vec::new();
     }
-    let median = |mut v: Vec<f32>| -> f32 {
-        v.sort_by(f32::total_cmp);
-        v[v.len() / 2]
-    };
     let pyramid: Vec<&(usize, (f32, f32))> =
         read.iter().filter(|(i, _)| *i < PYRAMID_SIZE).collect();
     // The line along one axis, from the pyramid's cards: (drift per pixel, offset at position 0,
@@ -2993,17 +2994,20 @@ fn off_their_places(
             }
         }
         let slope = if pyramid.len() >= 4 && !slopes.is_empty() {
-            median(slopes).clamp(-MOST_DRIFT, MOST_DRIFT)
+            median(&mut slopes).clamp(-MOST_DRIFT, MOST_DRIFT)
         } else {
             0.0
         };
-        let offsets = pyramid.iter().map(|&&(i, at)| off(at) - slope * pos(i));
+        let mut offsets: Vec<f32> = pyramid
+            .iter()
+            .map(|&&(i, at)| off(at) - slope * pos(i))
+            .collect();
         let (lo, hi) = pyramid
             .iter()
             .fold((f32::MAX, f32::MIN), |(lo, hi), &&(i, _)| {
                 (lo.min(pos(i)), hi.max(pos(i)))
             });
-        (slope, median(offsets.collect()), lo, hi)
+        (slope, median(&mut offsets), lo, hi)
     };
     if pyramid.is_empty() {
         return Vec::new();
