@@ -164,6 +164,34 @@ impl Edges {
         best
     }
 
+    /// The strongest horizontal edge among rows y−reach..=y+reach over [x0, x1), each weighed
+    /// down the farther it is from y (by d/(reach+1) at distance d): a fit nearer the edge scores
+    /// more, all the way in.
+    pub fn h_band_peaked(&self, y: i32, reach: i32, x0: i32, x1: i32) -> f32 {
+        let w = self.width as i32;
+        let (x0, x1) = (x0.clamp(0, w) as usize, x1.clamp(0, w) as usize);
+        if x1 <= x0 {
+            return 0.0;
+        }
+        peaked(y, reach, self.height as i32, |yy| {
+            let row = &self.h_rows[yy as usize * (self.width + 1)..];
+            row[x1] - row[x0]
+        })
+    }
+
+    /// `h_band_peaked` for vertical edges: columns x−reach..=x+reach over [y0, y1).
+    pub fn v_band_peaked(&self, x: i32, reach: i32, y0: i32, y1: i32) -> f32 {
+        let h = self.height as i32;
+        let (y0, y1) = (y0.clamp(0, h) as usize, y1.clamp(0, h) as usize);
+        if y1 <= y0 {
+            return 0.0;
+        }
+        let (top, bottom) = (y0 * self.width, y1 * self.width);
+        peaked(x, reach, self.width as i32, |xx| {
+            self.v_rows[bottom + xx as usize] - self.v_rows[top + xx as usize]
+        })
+    }
+
     pub fn grey_at(&self, x: i32, y: i32) -> u8 {
         self.grey[(y.clamp(0, self.height as i32 - 1) as usize) * self.width
             + x.clamp(0, self.width as i32 - 1) as usize]
@@ -177,6 +205,17 @@ impl Drop for Edges {
         scratch::SUMS.give(std::mem::take(&mut self.h_rows));
         scratch::SUMS.give(std::mem::take(&mut self.v_rows));
     }
+}
+
+/// The largest of `strength` at the lines from `at` − `reach` to `at` + `reach` (those from 1 to
+/// `size` − 1), each weighed down by d/(reach+1) at distance d from `at`.
+fn peaked(at: i32, reach: i32, size: i32, strength: impl Fn(i32) -> u32) -> f32 {
+    ((at - reach).max(1)..=(at + reach).min(size - 1))
+        .map(|line| {
+            let weight = (reach + 1 - (line - at).abs()) as f32 / (reach + 1) as f32;
+            strength(line) as f32 * weight
+        })
+        .fold(0.0, f32::max)
 }
 
 #[cfg(test)]

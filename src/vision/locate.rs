@@ -64,23 +64,139 @@ impl Fit {
     }
 }
 
+/// What a fit is judged by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// The whole table: the mean contrast along every pyramid slot's visible edges, and the piles'
+    /// edges (which give the card height). Right for any pyramid with a good share of its cards.
+    Table,
+    /// The corners of the cards there are: per pyramid slot, the weakest of its three visible
+    /// edges, so that a slot counts only where a card's top and both sides all lie, and only as
+    /// much as the cards it lies on count (see `corners_score`); the piles count only for the
+    /// card size and the steps between cards, near the fit the corners made (`size_by_piles`).
+    /// The first fits tried include the topmost card on the felt as the apex
+    /// (`apex_candidates`). For a pyramid with few cards left, whose edges the piles' (the
+    /// stock's stacked backs, a card's inner frame, the empty waste's outline), the toolbar's and
+    /// lines across the cards can outweigh: deal 48 halfway (the top 3 rows left) was located a
+    /// third of a row off or 4% small at 11 theme × size, and refused, with `Table`; with the apex
+    /// alone, `Table` finds no table at all.
+    Corners,
+}
+
+/// How far from where a fit puts an edge it is looked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Look {
+    /// The strongest within a pixel.
+    Band,
+    /// The strongest within so many pixels, weighed down with the distance (`Edges::h_band_peaked`).
+    Peaked(i32),
+}
+
+/// The contrast along the visible edges of pyramid slot `p` for a fit: its top edge, and the left
+/// and right edges of its top strip (what shows of a card with the next row over it), each looked
+/// for as `look` says.
+fn slot_edges(e: &Edges, fit: Fit, profile: &Profile, p: Position, look: Look) -> [f32; 3] {
+    let strip = profile.row_step * fit.w;
+    let x = fit.slot_x(p, profile).round() as i32;
+    let y = fit.slot_y(p, profile).round() as i32;
+    let w = fit.w.round() as i32;
+    let (ex0, ex1) = (x + (0.15 * fit.w) as i32, x + (0.85 * fit.w) as i32);
+    let (ey0, ey1) = (y + (0.2 * strip) as i32, y + (0.8 * strip) as i32);
+    let (top, left, right) = match look {
+        Look::Band => (
+            e.h_band(y, ex0, ex1) as f32,
+            e.v_band(x, ey0, ey1) as f32,
+            e.v_band(x + w, ey0, ey1) as f32,
+        ),
+        Look::Peaked(reach) => (
+            e.h_band_peaked(y, reach, ex0, ex1),
+            e.v_band_peaked(x, reach, ey0, ey1),
+            e.v_band_peaked(x + w, reach, ey0, ey1),
+        ),
+    };
+    [
+        top / (ex1 - ex0).max(1) as f32,
+        left / (ey1 - ey0).max(1) as f32,
+        right / (ey1 - ey0).max(1) as f32,
+    ]
+}
+
 /// Mean contrast along the visible edges (top edge, left and right edges of the top strip) of every
 /// pyramid slot.
 fn pyramid_score(e: &Edges, fit: Fit, profile: &Profile) -> f32 {
-    let strip = profile.row_step * fit.w;
-    let mut total = 0.0;
-    for p in Position::all() {
-        let x = fit.slot_x(p, profile).round() as i32;
-        let y = fit.slot_y(p, profile).round() as i32;
-        let w = fit.w.round() as i32;
-        let (ex0, ex1) = (x + (0.15 * fit.w) as i32, x + (0.85 * fit.w) as i32);
-        let (ey0, ey1) = (y + (0.2 * strip) as i32, y + (0.8 * strip) as i32);
-        let top = e.h_band(y, ex0, ex1) as f32 / (ex1 - ex0).max(1) as f32;
-        let left = e.v_band(x, ey0, ey1) as f32 / (ey1 - ey0).max(1) as f32;
-        let right = e.v_band(x + w, ey0, ey1) as f32 / (ey1 - ey0).max(1) as f32;
-        total += top + left + right;
-    }
+    let total: f32 = Position::all()
+        .map(|p| {
+            slot_edges(e, fit, profile, p, Look::Band)
+                .iter()
+                .sum::<f32>()
+        })
+        .sum();
     total / (3.0 * PYRAMID_SIZE as f32)
+}
+
+/// Mean over the pyramid slots of the weakest of each slot's visible edges (looked for as `look`),
+/// each capped by those of the cards it lies on (see `Objective::Corners`): a card is only there
+/// if the cards it lies on are (those above go last), so a fit that puts the cards there are on
+/// slots lower down, with nothing at its apex (two rows down and a column across, its apex in the
+/// toolbar), gains nothing by them. A slot whose top strip crosses a row of the picture with no
+/// felt (`felt_rows`, when given) is on a bar across the window, not the table: the toolbar's
+/// buttons have a card's top and sides.
+fn corners_score(e: &Edges, fit: Fit, profile: &Profile, look: Look, felt_rows: &[bool]) -> f32 {
+    let strip = profile.row_step * fit.w;
+    let mut corner = [0f32; PYRAMID_SIZE];
+    for p in Position::all() {
+        let middle = (fit.slot_y(p, profile) + strip / 2.0).round();
+        let on_a_bar = middle >= 0.0 && felt_rows.get(middle as usize) == Some(&false);
+        let own = if on_a_bar {
+            0.0
+        } else {
+            slot_edges(e, fit, profile, p, look)
+                .into_iter()
+                .fold(f32::MAX, f32::min)
+        };
+        corner[p.index()] = p
+            .covers()
+            .map(|above| corner[above.index()])
+            .fold(own, f32::min);
+    }
+    corner.iter().sum::<f32>() / PYRAMID_SIZE as f32
+}
+
+/// How a stage of `locate` weighs a fit's edges.
+struct Judge<'a> {
+    objective: Objective,
+    /// How much the piles' edges count against the pyramid's (`Table`).
+    pile_weight: f32,
+    /// How far from where the fit puts it an edge is looked for (`Corners`).
+    look: Look,
+    /// Per row of the picture, whether it shows felt somewhere (`Corners`; empty: not known).
+    felt_rows: &'a [bool],
+}
+
+/// A fit's edges as `judge` weighs them, with the card height they give (height over width).
+fn edges_for(
+    judge: &Judge,
+    e: &Edges,
+    fit: Fit,
+    profile: &Profile,
+    aspect: Option<f32>,
+) -> (f32, f32) {
+    let Judge {
+        objective,
+        pile_weight,
+        look,
+        felt_rows,
+    } = *judge;
+    match objective {
+        Objective::Table => {
+            let (pile, a) = pile_fit(e, fit, profile, aspect);
+            (pyramid_score(e, fit, profile) + pile_weight * pile, a)
+        }
+        Objective::Corners => (
+            corners_score(e, fit, profile, look, felt_rows),
+            aspect.unwrap_or_else(|| pile_fit(e, fit, profile, None).1),
+        ),
+    }
 }
 
 /// The pile row for a fit: the best card height (from `aspect`, or searched in the profile's range)
@@ -171,6 +287,16 @@ impl FeltMap {
 impl Drop for FeltMap {
     fn drop(&mut self) {
         scratch::BYTES.give(std::mem::take(&mut self.felt));
+    }
+}
+
+/// Per row of a frame, whether it shows felt somewhere; none (not known) if no row does: a table
+/// on a backdrop of another colour.
+fn felt_rows(felt: &FeltMap) -> &[bool] {
+    if felt.any.contains(&true) {
+        &felt.any
+    } else {
+        &[]
     }
 }
 
@@ -387,6 +513,57 @@ fn add_blocks_of(k: usize, column_sums: &[u32], out: &mut [u8], divide: &impl Fn
     }
 }
 
+/// Fits whose apex is one of the topmost things on the felt as wide as a card (from `w_min` to
+/// `w_max`): per row showing felt, from the top, the runs of other pixels with felt either side;
+/// those in the first rows that have any (a card's rounded top corners make its first rows
+/// narrower), each with the row it starts on and its widest run.
+fn apex_candidates(felt: &FeltMap, w_min: f32, w_max: f32) -> Vec<Fit> {
+    let width = felt.width as usize;
+    // (centre, top, width) of each thing found, and the row the first was found on.
+    let mut found: Vec<(f32, f32, f32)> = Vec::new();
+    let mut first: Option<usize> = None;
+    for y in 0..felt.height as usize {
+        if first.is_some_and(|f| y as f32 > f as f32 + 0.15 * w_max) {
+            break;
+        }
+        if !felt.any[y] {
+            continue;
+        }
+        let row = &felt.felt[y * width..(y + 1) * width];
+        let mut x = 0;
+        while x < width {
+            if row[x] == 1 {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < width && row[x] == 0 {
+                x += 1;
+            }
+            let len = (x - start) as f32;
+            // Felt on both sides, and as wide as a card (or its top, between rounded corners).
+            if start == 0 || x == width || len < 0.7 * w_min || len > 1.05 * w_max {
+                continue;
+            }
+            let centre = (start + x) as f32 / 2.0;
+            first.get_or_insert(y);
+            match found
+                .iter_mut()
+                .find(|f| (f.0 - centre).abs() < 0.1 * f.2.max(len))
+            {
+                Some(f) if len > f.2 => (f.0, f.2) = (centre, len),
+                Some(_) => {}
+                None => found.push((centre, y as f32, len)),
+            }
+        }
+    }
+    found
+        .into_iter()
+        .filter(|f| f.2 >= w_min)
+        .map(|(cx, top, w)| Fit { cx, top, w, u: w })
+        .collect()
+}
+
 /// The best layout on a (possibly shrunk) frame: candidate row spacings and tops from the rows' top
 /// edges, the centre from the strips' side edges, then the choice by edges, piles and felt.
 fn coarse_fit(
@@ -394,6 +571,7 @@ fn coarse_fit(
     e: &Edges,
     profile: &Profile,
     aspect: Option<f32>,
+    objective: Objective,
 ) -> Result<Fit, NotATable> {
     let (width, height) = (e.width as i32, e.height as i32);
     // 1. Rows: seven equally spaced horizontal edges (the tops of the pyramid rows).
@@ -447,10 +625,15 @@ fn coarse_fit(
     // of how much of the felt it leaves free is felt, at most 1: so the edges alone bound it, and
     // the felt, which costs the most, is worked out only for fits whose bound can still win.
     let felt = FeltMap::new(frame);
-    let edges_of = |f: Fit| -> (f32, f32) {
-        let (pile, a) = pile_fit(e, f, profile, aspect);
-        (pyramid_score(e, f, profile) + COARSE_PILE_WEIGHT * pile, a)
+    // (Edges within 2 pixels for `Corners`, whose weakest edge of a slot counts: a card's
+    // antialiased top spreads over two rows, and a first fit a pixel off finds half of it.)
+    let judge = Judge {
+        objective,
+        pile_weight: COARSE_PILE_WEIGHT,
+        look: Look::Peaked(2),
+        felt_rows: felt_rows(&felt),
     };
+    let edges_of = |f: Fit| -> (f32, f32) { edges_for(&judge, e, f, profile, aspect) };
     let total = |f: Fit, (edges, a): (f32, f32)| -> f32 {
         let agree = felt_agreement(&felt, f, a, profile);
         edges * agree * agree
@@ -549,6 +732,16 @@ fn coarse_fit(
             (fit, edges_of(fit))
         })
         .collect();
+    // For `Corners`, also the topmost card on the felt as the apex: with one or two cards left,
+    // the rows' tops are the toolbar's and the piles' edges, not theirs.
+    let mut centred = centred;
+    if objective == Objective::Corners {
+        centred.extend(
+            apex_candidates(&felt, w_min, w_max)
+                .into_iter()
+                .map(|fit| (fit, edges_of(fit))),
+        );
+    }
     // The best `SHIFTED_BASES` by score, ties in the order found: taken by bound, until no bound
     // left can reach the last of them.
     let mut by_bound: Vec<usize> = (0..centred.len()).collect();
@@ -650,6 +843,10 @@ fn banded(strip: &[u32]) -> Vec<u32> {
     banded
 }
 
+/// The least contrast along the weakest visible edge of the apex card for a fit by
+/// `Objective::Corners`: the cards' edges are some tens (tango_nuevo's softest, 18), the felt's 2.
+const MIN_APEX_CORNER: f32 = 8.0;
+
 /// How many of the best fits `coarse_fit` also tries shifted by whole rows and half columns. The
 /// right fit of a partly cleared pyramid can be a shift of only the sixth best or worse: with six
 /// taken, one more top kept per spacing (anglo's deal 14 halfway at 2560x1440@2.5) pushed it out.
@@ -671,26 +868,40 @@ fn shrink_factor(width: u32) -> u32 {
 /// The first fit of a frame, on a copy shrunk to at most 1,100 pixels wide (None for frames that
 /// narrow, whose first fit `locate` makes on the frame's own edges): it needs no edges of the full
 /// frame, so it can be made while they are worked out (see `locate_from`).
-pub struct FirstFit(Option<Result<Fit, NotATable>>);
+pub struct FirstFit {
+    fit: Option<Result<Fit, NotATable>>,
+    objective: Objective,
+}
 
 /// `FirstFit` of `frame` (see `locate` for `aspect`).
-pub fn first_fit(frame: &RgbaImage, profile: &Profile, aspect: Option<f32>) -> FirstFit {
+pub fn first_fit(
+    frame: &RgbaImage,
+    profile: &Profile,
+    aspect: Option<f32>,
+    objective: Objective,
+) -> FirstFit {
     let k = shrink_factor(frame.width());
     if k == 1 || frame.height() < 150 {
-        return FirstFit(None);
+        return FirstFit {
+            fit: None,
+            objective,
+        };
     }
     let small = shrink(frame, k);
     let small_edges = Edges::new(&small);
-    let f = coarse_fit(&small, &small_edges, profile, aspect);
+    let f = coarse_fit(&small, &small_edges, profile, aspect, objective);
     drop(small_edges);
     scratch::BYTES.give(small.into_raw());
     let kf = k as f32;
-    FirstFit(Some(f.map(|f| Fit {
-        cx: f.cx * kf + (kf - 1.0) / 2.0,
-        top: f.top * kf + (kf - 1.0) / 2.0,
-        w: f.w * kf,
-        u: f.u * kf,
-    })))
+    FirstFit {
+        fit: Some(f.map(|f| Fit {
+            cx: f.cx * kf + (kf - 1.0) / 2.0,
+            top: f.top * kf + (kf - 1.0) / 2.0,
+            w: f.w * kf,
+            u: f.u * kf,
+        })),
+        objective,
+    }
 }
 
 /// Fits `profile` to `frame`. `aspect` is the cards' height over width when known (from the
@@ -702,7 +913,24 @@ pub fn locate(
     profile: &Profile,
     aspect: Option<f32>,
 ) -> Result<Located, NotATable> {
-    locate_from(frame, e, profile, aspect, first_fit(frame, profile, aspect))
+    locate_for(frame, e, profile, aspect, Objective::Table)
+}
+
+/// `locate`, judging fits by `objective`.
+pub fn locate_for(
+    frame: &RgbaImage,
+    e: &Edges,
+    profile: &Profile,
+    aspect: Option<f32>,
+    objective: Objective,
+) -> Result<Located, NotATable> {
+    locate_from(
+        frame,
+        e,
+        profile,
+        aspect,
+        first_fit(frame, profile, aspect, objective),
+    )
 }
 
 /// `locate`, from the frame's `first` fit.
@@ -721,14 +949,27 @@ pub fn locate_from(
         )));
     }
     let k = shrink_factor(width as u32);
-    let coarse = match first.0 {
+    let objective = first.objective;
+    let coarse = match first.fit {
         Some(fit) => fit?,
-        None => coarse_fit(frame, e, profile, aspect)?,
+        None => coarse_fit(frame, e, profile, aspect, objective)?,
     };
-    // Refine all three numbers on the full frame by the pyramid's and the piles' edges.
-    let score = |f: Fit| pyramid_score(e, f, profile) + 2.0 * pile_fit(e, f, profile, aspect).0;
+    // Refine all three numbers on the full frame by the pyramid's and the piles' edges (those of
+    // the pyramid's cards alone for `Corners`).
+    let felt_rows = match objective {
+        Objective::Table => Vec::new(),
+        Objective::Corners => felt_rows(&FeltMap::new(frame)).to_vec(),
+    };
+    // (For `Corners`, edges are looked for as far as the first fit's, on the shrunk copy, were,
+    // weighed down with the distance: a fit a few pixels off still scores, less.)
+    let judge = Judge {
+        objective,
+        pile_weight: 2.0,
+        look: Look::Peaked(2 * k as i32),
+        felt_rows: &felt_rows,
+    };
+    let score = |f: Fit| edges_for(&judge, e, f, profile, aspect).0;
     let mut fit = coarse;
-    let mut best_score = score(fit);
     let passes: [(i32, f32, i32, i32); 3] = [
         (12, 0.005, k as i32 + 1, (k as i32 / 2).max(1)),
         (5, 0.0015, 2, 1),
@@ -736,6 +977,7 @@ pub fn locate_from(
     ];
     // Each pass scores its candidates around the pass's base (in parallel), then takes them in
     // order: the first that beats the best so far, and so on, as one at a time would.
+    let mut best_score = score(fit);
     let mut take_best = |candidates: Vec<Fit>, fit: &mut Fit| {
         let scores: Vec<f32> = candidates.par_iter().map(|&f| score(f)).collect();
         for (sc, cand) in scores.into_iter().zip(candidates) {
@@ -785,11 +1027,29 @@ pub fn locate_from(
         }
         take_best(candidates, &mut fit);
     }
+    if objective == Objective::Corners {
+        fit = size_by_piles(e, fit, profile, aspect, &judge);
+    }
     let best_score = pyramid_score(e, fit, profile);
-    if best_score < 12.0 {
-        return Err(NotATable(format!(
-            "no Pyramid table found in the picture (best fit has edge contrast {best_score:.1})"
-        )));
+    match objective {
+        Objective::Table if best_score < 12.0 => {
+            return Err(NotATable(format!(
+                "no Pyramid table found in the picture (best fit has edge contrast {best_score:.1})"
+            )))
+        }
+        Objective::Corners => {
+            // Whatever is left of the pyramid, its apex card is there.
+            let apex = slot_edges(e, fit, profile, Position::new(0, 0), judge.look)
+                .into_iter()
+                .fold(f32::MAX, f32::min);
+            if apex < MIN_APEX_CORNER {
+                return Err(NotATable(format!(
+                    "no Pyramid table found in the picture (no card at the best fit's apex: \
+                     edge contrast {apex:.1})"
+                )));
+            }
+        }
+        Objective::Table => {}
     }
     // 4. The pile row, below the bottom pyramid row.
     let w = fit.w;
@@ -824,6 +1084,42 @@ pub fn locate_from(
         return Err(NotATable("the table does not fit in the picture".into()));
     }
     Ok(located)
+}
+
+/// A fit by `Objective::Corners` with its card width and steps between cards set by the piles'
+/// edges as well as the pyramid's corners, within a few per cent: with one card left, or one row,
+/// the pyramid gives no steps between cards, and those place the piles (a pile row 2% off lay a
+/// tenth of a card off, which reads as cards moving). Only near the fit the pyramid's corners
+/// made, where the piles' misleading edges cannot draw it away.
+fn size_by_piles(
+    e: &Edges,
+    fit: Fit,
+    profile: &Profile,
+    aspect: Option<f32>,
+    judge: &Judge,
+) -> Fit {
+    let mut candidates = Vec::new();
+    for kw in -8..=8 {
+        for ku in -15..=15 {
+            candidates.push(Fit {
+                w: fit.w * (1.0 + kw as f32 * 0.0025),
+                u: fit.u * (1.0 + ku as f32 * 0.002),
+                ..fit
+            });
+        }
+    }
+    let score = |f: Fit| {
+        let corners = edges_for(judge, e, f, profile, aspect).0;
+        corners + pile_fit(e, f, profile, aspect).0
+    };
+    let scores: Vec<f32> = candidates.par_iter().map(|&f| score(f)).collect();
+    let mut best = (score(fit), fit);
+    for (sc, cand) in scores.into_iter().zip(candidates) {
+        if sc > best.0 {
+            best = (sc, cand);
+        }
+    }
+    best.1
 }
 
 /// The buttons the agent presses, in frame pixels (centres).

@@ -16,7 +16,7 @@ pub mod suits;
 pub mod templates;
 
 use image::RgbaImage;
-use locate::{find_buttons, first_fit, locate_from, Located, NotATable};
+use locate::{find_buttons, first_fit, locate_for, locate_from, Located, NotATable, Objective};
 use profile::Profile;
 use recognize::{read_board, Board, Matcher};
 
@@ -32,26 +32,69 @@ pub fn read_frame(
 }
 
 /// `read_frame`, with how long finding the table took (edges, dialog check, locate), in ms.
+///
+/// A frame refused as located for the whole table gets a second look, located by the corners of
+/// the cards there are (`Objective::Corners`): a pyramid with few cards left can be located wrong
+/// the first way. The second read stands only if it passes every check and reads every card (no
+/// place unsure: a window over part of the pyramid, refused the first time for showing where no
+/// card belongs, was read the second time with six places unsure under it); if it does not, the
+/// first refusal is what is reported.
 pub fn read_frame_timed(
     frame: &RgbaImage,
     profile: &Profile,
     matcher: &mut Matcher,
 ) -> (Result<(Board, Located), NotATable>, f64) {
     let start = std::time::Instant::now();
-    let found = find_table(frame, profile, matcher);
-    let locate_ms = start.elapsed().as_secs_f64() * 1000.0;
-    let read = found.and_then(|(e, located)| {
-        matcher.prepare(located.card_w);
-        let board = read_board(frame, &e, &located, matcher, profile.row_step);
-        let unknown = board.unknowns().len();
-        if unknown * 3 > board.shown().max(1) {
-            return Err(unreadable(&board));
-        }
-        in_place(frame, &located, &board)?;
-        Ok((board, located))
-    });
+    let aspect = Some(matcher.aspect);
+    // The first fit needs no edges of the full frame: both at once.
+    let (e, first) = rayon::join(
+        || edges::Edges::new(frame),
+        || first_fit(frame, profile, aspect, Objective::Table),
+    );
+    if find_buttons(frame, &e, profile).ok.is_some()
+        && matches!(profile.controls, profile::Controls::Toolbar)
+    {
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        return (Err(NotATable(DIALOG_OPEN.into())), ms);
+    }
+    let located = locate_from(frame, &e, profile, aspect, first);
+    let mut locate_ms = start.elapsed().as_secs_f64() * 1000.0;
+    let refused = match located.and_then(|l| read_located(frame, &e, profile, l, matcher)) {
+        Ok(read) => return (Ok(read), locate_ms),
+        Err(refused) => refused,
+    };
+    let again = std::time::Instant::now();
+    let located = locate_for(frame, &e, profile, aspect, Objective::Corners);
+    locate_ms += again.elapsed().as_secs_f64() * 1000.0;
+    let read = located
+        .and_then(|l| read_located(frame, &e, profile, l, matcher))
+        .ok()
+        .filter(|(board, _)| board.unknowns().is_empty())
+        .ok_or(refused);
     (read, locate_ms)
 }
+
+/// Reads every card of a located frame; refuses a board most of whose cards cannot be read, or
+/// with a card off its place or something where no card belongs.
+fn read_located(
+    frame: &RgbaImage,
+    e: &edges::Edges,
+    profile: &Profile,
+    located: Located,
+    matcher: &mut Matcher,
+) -> Result<(Board, Located), NotATable> {
+    matcher.prepare(located.card_w);
+    let board = read_board(frame, e, &located, matcher, profile.row_step);
+    let unknown = board.unknowns().len();
+    if unknown * 3 > board.shown().max(1) {
+        return Err(unreadable(&board));
+    }
+    in_place(frame, &located, &board)?;
+    Ok((board, located))
+}
+
+/// Why a frame with the Undo board dialog open is refused.
+pub const DIALOG_OPEN: &str = "a dialog covers the table (Undo board?)";
 
 /// Why a board most of whose cards could not be read is refused.
 pub fn unreadable(board: &Board) -> NotATable {
@@ -80,25 +123,4 @@ pub fn in_place(frame: &RgbaImage, located: &Located, board: &Board) -> Result<(
         Some(stray) => Err(NotATable(stray.to_string())),
         None => Ok(()),
     }
-}
-
-/// The frame's edges and the table located in it.
-fn find_table(
-    frame: &RgbaImage,
-    profile: &Profile,
-    matcher: &Matcher,
-) -> Result<(edges::Edges, Located), NotATable> {
-    // The first fit needs no edges of the full frame: both at once.
-    let aspect = Some(matcher.aspect);
-    let (e, first) = rayon::join(
-        || edges::Edges::new(frame),
-        || first_fit(frame, profile, aspect),
-    );
-    if find_buttons(frame, &e, profile).ok.is_some()
-        && matches!(profile.controls, profile::Controls::Toolbar)
-    {
-        return Err(NotATable("a dialog covers the table (Undo board?)".into()));
-    }
-    let located = locate_from(frame, &e, profile, aspect, first)?;
-    Ok((e, located))
 }

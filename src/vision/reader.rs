@@ -5,7 +5,7 @@
 use crate::cards::Card;
 use crate::table::layout::Rect;
 use crate::vision::edges::Edges;
-use crate::vision::locate::{find_buttons, locate, Buttons, Located, NotATable};
+use crate::vision::locate::{find_buttons, locate_for, Buttons, Located, NotATable, Objective};
 use crate::vision::profile::{Controls, Profile};
 use crate::vision::recognize::{
     place_regions, read_board_reusing, Board, Matcher, Seen, MIN_SCORE, PLACES,
@@ -16,6 +16,9 @@ pub struct Reader {
     pub profile: Profile,
     matcher: Matcher,
     located: Option<Located>,
+    /// Whether a read from `located` stood: a fit whose first read was refused is shown, but the
+    /// table is located again for the next frame.
+    confirmed: bool,
     size: (u32, u32),
     last: Option<(Vec<u64>, [Seen; PLACES])>,
 }
@@ -37,12 +40,13 @@ impl Reader {
             profile,
             matcher,
             located: None,
+            confirmed: false,
             size: (0, 0),
             last: None,
         }
     }
 
-    /// Where the table was found last.
+    /// Where the table was found last (or tried last, if no read from there stood).
     pub fn located(&self) -> Option<&Located> {
         self.located.as_ref()
     }
@@ -70,22 +74,66 @@ impl Reader {
     }
 
     /// Reads a frame; refuses frames that are not a readable board.
+    ///
+    /// The table is located on the first frame (and after the window changed, or a first read that
+    /// was refused), for the whole table and, if that read is refused, by the corners of the cards
+    /// there are (a pyramid with few cards left), whose read stands only with every card read, as
+    /// `read_frame` does.
     pub fn read(&mut self, frame: &RgbaImage) -> Result<Board, NotATable> {
         let size = frame.dimensions();
         if size != self.size {
             self.forget();
             self.size = size;
         }
-        let mut edges: Option<Edges> = None;
-        if self.located.is_none() {
-            let e = Edges::new(frame);
-            let located = locate(frame, &e, &self.profile, Some(self.matcher.aspect))?;
-            self.matcher.prepare(located.card_w);
-            self.located = Some(located);
-            edges = Some(e);
+        if self.located.is_some() && self.confirmed {
+            return self.read_located(frame, None);
         }
+        let e = Edges::new(frame);
+        let mut refused: Option<NotATable> = None;
+        for objective in [Objective::Table, Objective::Corners] {
+            match locate_for(
+                frame,
+                &e,
+                &self.profile,
+                Some(self.matcher.aspect),
+                objective,
+            ) {
+                Ok(located) => {
+                    self.matcher.prepare(located.card_w);
+                    self.located = Some(located);
+                    self.last = None;
+                    match self.read_located(frame, Some(&e)) {
+                        Ok(board)
+                            if objective == Objective::Table || board.unknowns().is_empty() =>
+                        {
+                            self.confirmed = true;
+                            return Ok(board);
+                        }
+                        Ok(board) => refused = refused.or(Some(crate::vision::unreadable(&board))),
+                        Err(err) => refused = refused.or(Some(err)),
+                    }
+                }
+                Err(err) => refused = refused.or(Some(err)),
+            }
+            if refused
+                .as_ref()
+                .is_some_and(|r| r.0 == crate::vision::DIALOG_OPEN)
+            {
+                break;
+            }
+        }
+        self.confirmed = false;
+        Err(refused.expect("a refusal"))
+    }
+
+    /// Reads a frame where the table was located.
+    fn read_located(
+        &mut self,
+        frame: &RgbaImage,
+        edges: Option<&Edges>,
+    ) -> Result<Board, NotATable> {
         if matches!(self.profile.controls, Controls::Toolbar) && dialog_open(frame) {
-            return Err(NotATable("a dialog covers the table (Undo board?)".into()));
+            return Err(NotATable(crate::vision::DIALOG_OPEN.into()));
         }
         let located = self.located.as_ref().expect("located");
         let regions = place_regions(located, self.profile.row_step);
@@ -102,10 +150,17 @@ impl Reader {
             let (_, seen) = self.last.as_ref().expect("last");
             board_of(seen)
         } else {
-            let e = edges.unwrap_or_else(|| Edges::new(frame));
+            let own;
+            let e = match edges {
+                Some(e) => e,
+                None => {
+                    own = Edges::new(frame);
+                    &own
+                }
+            };
             read_board_reusing(
                 frame,
-                &e,
+                e,
                 located,
                 &self.matcher,
                 self.profile.row_step,
