@@ -2423,6 +2423,33 @@ fn left_edge_continuity(frame: &RgbaImage, x: i32, y: i32, w: f32, depth: f32) -
     best as f32 / (y1 - y0).max(1) as f32
 }
 
+/// Whether the card at `under` shows its bottom edge across the part of it that a card at `over`
+/// would cover (but the ends, where corners are round): the picture changes, in any colour
+/// channel, over three pixels around the card's bottom on nearly every column there.
+fn bottom_edge_shown(frame: &RgbaImage, under: Rect, over: Rect, w: f32) -> bool {
+    let margin = (0.1 * w) as i32;
+    let (x0, x1) = (
+        under.x.max(over.x) + margin,
+        under.right().min(over.right()) - margin,
+    );
+    if x1 - x0 < margin || !(over.y..over.bottom()).contains(&under.bottom()) {
+        return false;
+    }
+    let changes = |xx: i32, yy: i32| {
+        let (below, above) = (pixel_at(frame, xx, yy + 1), pixel_at(frame, xx, yy - 2));
+        (0..3).any(|c| below[c].abs_diff(above[c]) > 15)
+    };
+    let y = under.bottom();
+    (y - 2..=y + 1)
+        .map(|yy| share(x0..x1, |xx| changes(xx, yy)))
+        .fold(0.0, f32::max)
+        >= BOTTOM_SHOWN
+}
+
+/// The share of the columns where a card's bottom edge must show for it to be seen uncovered
+/// there (see `bottom_edge_shown`).
+const BOTTOM_SHOWN: f32 = 0.9;
+
 /// How far, in any colour channel, a pixel just below a card's top edge may be from the row's
 /// median and still be the card's plain face (see `top_edge_continuity`).
 const FACE_TOLERANCE: u8 = 24;
@@ -2847,14 +2874,24 @@ pub fn read_board_reusing(
     // or no card's top edge, is empty: what showed an edge or something like an index there is
     // the picture of a card above hanging down into it (the middle line of a court card, pips).
     // Rows top down, so that this carries on down the pyramid.
+    // Nor does a card lie there, with no card's top edge, where the cards it would lie on show
+    // their bottom edges across the part of them it would cover: what looked like a card's
+    // corner is their pips (bellot's 7c halfway through deal 41 at 1024x768, its clubs under the
+    // empty place below it and the 6d beside it).
     for p in Position::all() {
         let i = p.index();
-        if reuse[i].is_none()
-            && matches!(seen[i], Seen::Unknown(_))
-            && (!card_like[i] || edge_strength[i] < TOP_EDGE)
+        if reuse[i].is_some() || !matches!(seen[i], Seen::Unknown(_)) {
+            continue;
+        }
+        let gone_under = (!card_like[i] || edge_strength[i] < TOP_EDGE)
             && p.covers()
-                .any(|q| seen[q.index()] == Seen::Empty && !card_like[q.index()])
-        {
+                .any(|q| seen[q.index()] == Seen::Empty && !card_like[q.index()]);
+        let shown_under = edge_strength[i] < TOP_EDGE
+            && p.covers().all(|q| {
+                matches!(seen[q.index()], Seen::Card(..))
+                    && bottom_edge_shown(frame, located.slots[q.index()], located.slots[i], w)
+            });
+        if gone_under || shown_under {
             seen[i] = Seen::Empty;
         }
     }
@@ -2892,6 +2929,7 @@ pub fn read_board_reusing(
             seen[i] = Seen::Unknown(0.0);
         }
     }
+    unsure.retain(|&(i, _)| matches!(seen[i], Seen::Unknown(_)));
     // Where each card read was found, against its place: where its template fitted, less where
     // that template lies on its card. The same for every card at rest; not for one in flight
     // over a place (a card drawn from the stock, halfway to the waste, is read as the stock's).
