@@ -562,3 +562,35 @@ fn an_unsure_place_over_cards_that_show_their_bottom_edges_across_it_is_empty() 
     assert_pyramid_read("bellot", (41, 1), (1024, 768, 1.0), (16, None));
     assert_pyramid_read("bellot", (42, 1), (800, 600, 1.0), (13, None));
 }
+
+#[test]
+fn a_selected_face_card_lined_up_apart_from_the_others_is_read_under_its_band() {
+    // Swiss-xvii's Jd shows no index, only its picture: calibration lined its template up 6.4
+    // template pixels right of where the others lie on their cards. Selected on the waste at
+    // 2560x1440@2.5, the highlight band was painted over every template where the others lie,
+    // over four columns of the Jd's picture that the card shows, and it was unsure (deals 40,
+    // 41). Each template's band now lies where that template lies on its card.
+    let mut r = Renderer::new(Theme::load("swiss-xvii").unwrap());
+    let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
+    let mut matcher = Matcher::new(&templates);
+    for seed in [40, 41] {
+        let (state, selection) = positions(seed).swap_remove(1);
+        assert_eq!(selection, Some(Selection::Waste));
+        let layout = r.layout(2560, 1440, 2.5);
+        let frame = r.render(&Scene::still(&state, selection, "DEAL 1".into()), &layout);
+        let (board, _) = read_frame(&frame, &Profile::practice_table(), &mut matcher).unwrap();
+        assert_eq!(
+            board.waste.card().map(|c| c.to_string()).as_deref(),
+            Some("Jd"),
+            "deal {seed}"
+        );
+        let tag = format!("swiss-xvii deal {seed}");
+        assert_read_exactly(
+            &mut r,
+            &mut matcher,
+            (&state, selection),
+            (2560, 1440, 2.5),
+            &tag,
+        );
+    }
+}

@@ -664,6 +664,11 @@ fn suits_apart(vectors: &[Vec<f32>], suit_means: &[Vec<f32>]) -> Vec<Vec<f32>> {
 /// more since corners are sampled by area).
 const MIN_APART: f32 = 3.0;
 
+/// How far from the others, in template pixels either way, a template must lie on its card to
+/// have its highlight band painted apart from theirs (see `Matcher::lined_up_apart`): face cards
+/// with no index lined up on their picture lie 4 or more off; the rest within a pixel or so.
+const APART_PLACED: f32 = 2.5;
+
 /// What a matcher under a highlight was made for (see `Matcher::under_band`): the band, card
 /// width and shift (as bits), and the colour.
 #[derive(Clone, Copy, PartialEq)]
@@ -785,7 +790,12 @@ impl Matcher {
     /// taken for a 5).
     ///
     /// `shift` is where the templates sit in a corner, in template pixels from where the card's
-    /// edges put the index box (see `Look::offset`): the band lies along the edges.
+    /// edges put the index box (see `Look::offset`): the band lies along the edges. A template
+    /// the set says was lined up apart from the others on its card (`lined_up_apart`) has its
+    /// band that much further off: a face card with no index can lie far from the others
+    /// (swiss-xvii's Jd, 6.4 template pixels right of the median), and a band painted where the
+    /// others sit covered 4 columns of its picture that the selected card shows (unsure at
+    /// 2560x1440@2.5, deals 40 and 41).
     ///
     /// The last few made are kept: a card selected stays so over frame after frame, and the
     /// highlight of a theme at one size is the same whichever card it is on.
@@ -832,10 +842,14 @@ impl Matcher {
         // How much of a template pixel starting `start` card widths in, `size` wide, lies within
         // `reach` of the edge.
         let covered = |start: f32, size: f32, reach: f32| ((reach - start) / size).clamp(0.0, 1.0);
+        let apart = self.lined_up_apart();
         let raw = self
             .raw
             .iter()
-            .map(|values| {
+            .enumerate()
+            .map(|(k, values)| {
+                let (ax, ay) = apart[k];
+                let shift = (shift.0 + ax, shift.1 + ay);
                 let mut out = values.clone();
                 for j in 0..th {
                     let down = covered(by + (j as f32 + shift.1) * sy, sy, band.1);
@@ -853,6 +867,32 @@ impl Matcher {
         let mut m = Matcher::from_raw(raw, self.index_box, self.aspect, self.calibrated_width);
         m.prepare(card_w);
         m
+    }
+
+    /// Per template, how far from the others it lies on its card, in template pixels (from the
+    /// median of where the set says they lie, `placed`), where that is more than `APART_PLACED`
+    /// either way; else (and for a set that does not say) nothing. Each template's own
+    /// `placed` differs from the median by up to a pixel or so without being apart: painting
+    /// every band there instead turned selected cards unsure and some wrong (anglo_modern,
+    /// ancient_french at 800x600).
+    fn lined_up_apart(&self) -> Vec<(f32, f32)> {
+        let Some(placed) = &self.placed else {
+            return vec![(0.0, 0.0); self.raw.len()];
+        };
+        let mut xs: Vec<f32> = placed.iter().map(|p| p.0).collect();
+        let mut ys: Vec<f32> = placed.iter().map(|p| p.1).collect();
+        let (mx, my) = (median(&mut xs), median(&mut ys));
+        placed
+            .iter()
+            .map(|&(x, y)| {
+                let (dx, dy) = (x - mx, y - my);
+                if dx.abs().max(dy.abs()) > APART_PLACED {
+                    (dx, dy)
+                } else {
+                    (0.0, 0.0)
+                }
+            })
+            .collect()
     }
 
     /// The size of a template pixel on cards `card_w` pixels wide, across and down.
@@ -2674,8 +2714,11 @@ pub fn read_board_reusing(
         // best template shows in a first look.
         let banded = band.map(|(band, colour)| {
             let first = matcher.under_band(band, colour, w, (0.0, 0.0));
-            let shift = first.look(frame, x, y, w).offset();
-            matcher.under_band(band, colour, w, shift)
+            let look = first.look(frame, x, y, w);
+            let (ox, oy) = look.offset();
+            // (Less how far apart the best template lies, if it does.)
+            let (ax, ay) = matcher.lined_up_apart()[look.leader()];
+            matcher.under_band(band, colour, w, (ox - ax, oy - ay))
         });
         let m = banded.as_deref().unwrap_or(matcher);
         // Thoroughly only where a card's top edge is (see `Matcher::look_closely`).
