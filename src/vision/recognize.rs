@@ -2413,10 +2413,6 @@ const OUTER_LINE: f32 = 0.85;
 /// 20 to 35 levels in the blue) counts too. The face is the row's median colour two rows below.
 fn top_edge_continuity(frame: &RgbaImage, x: i32, y: i32, w: f32) -> f32 {
     let (x0, x1) = (x + (0.1 * w) as i32, x + (0.9 * w) as i32);
-    let changes = |xx: i32, yy: i32| {
-        let (below, above) = (pixel_at(frame, xx, yy + 1), pixel_at(frame, xx, yy - 2));
-        (0..3).any(|c| below[c].abs_diff(above[c]) > 15)
-    };
     let best = (y - 2..=y + 1)
         .map(|yy| {
             let face = median_colour(frame, x0..x1, yy + 2);
@@ -2425,12 +2421,21 @@ fn top_edge_continuity(frame: &RgbaImage, x: i32, y: i32, w: f32) -> f32 {
                 (0..3).all(|c| p[c].abs_diff(face[c]) <= FACE_TOLERANCE)
             };
             (x0..x1)
-                .filter(|&xx| (changes(xx, yy) || changes(xx, yy + 1)) && on_face(xx))
+                .filter(|&xx| {
+                    (changes_down(frame, xx, yy) || changes_down(frame, xx, yy + 1)) && on_face(xx)
+                })
                 .count()
         })
         .max()
         .unwrap_or(0);
     best as f32 / (x1 - x0).max(1) as f32
+}
+
+/// Whether the picture changes down column x about row y (from row y − 2 to row y + 1) by more
+/// than 15 levels in any colour channel: a card's top or bottom edge, soft ones too.
+fn changes_down(frame: &RgbaImage, x: i32, y: i32) -> bool {
+    let (below, above) = (pixel_at(frame, x, y + 1), pixel_at(frame, x, y - 2));
+    (0..3).any(|c| below[c].abs_diff(above[c]) > 15)
 }
 
 /// How much of a card's left edge there is at (x, y), down `depth` (the part of a pyramid card that
@@ -2475,13 +2480,9 @@ fn bottom_edge_shown(frame: &RgbaImage, under: Rect, over: Rect, w: f32) -> bool
     if x1 - x0 < margin || !(over.y..over.bottom()).contains(&under.bottom()) {
         return false;
     }
-    let changes = |xx: i32, yy: i32| {
-        let (below, above) = (pixel_at(frame, xx, yy + 1), pixel_at(frame, xx, yy - 2));
-        (0..3).any(|c| below[c].abs_diff(above[c]) > 15)
-    };
     let y = under.bottom();
     (y - 2..=y + 1)
-        .map(|yy| share(x0..x1, |xx| changes(xx, yy)))
+        .map(|yy| share(x0..x1, |xx| changes_down(frame, xx, yy)))
         .fold(0.0, f32::max)
         >= BOTTOM_SHOWN
 }
