@@ -69,9 +69,15 @@ pub fn read_frame_timed(
     let read = located
         .and_then(|l| read_located(frame, &e, profile, l, matcher))
         .ok()
-        .filter(|(board, _)| board.unknowns().is_empty())
+        .filter(|(board, _)| stands(Objective::Corners, board))
         .ok_or(refused);
     (read, locate_ms)
+}
+
+/// Whether a board read from a table located by `objective` stands: one located by the corners
+/// of the cards there are (the second look) only with every card read.
+pub fn stands(objective: Objective, board: &Board) -> bool {
+    objective == Objective::Table || board.unknowns().is_empty()
 }
 
 /// Reads every card of a located frame; refuses a board most of whose cards cannot be read, or

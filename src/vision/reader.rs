@@ -103,9 +103,7 @@ impl Reader {
                     self.located = Some(located);
                     self.last = None;
                     match self.read_located(frame, Some(&e)) {
-                        Ok(board)
-                            if objective == Objective::Table || board.unknowns().is_empty() =>
-                        {
+                        Ok(board) if crate::vision::stands(objective, &board) => {
                             self.confirmed = true;
                             return Ok(board);
                         }
