@@ -334,6 +334,8 @@ fn table_faults(args: &FaultArgs) -> Result<solitaire_agent::table::game::Faults
 }
 
 fn main() {
+    // Before any window is opened or asked about: physical pixels at every display scaling.
+    solitaire_agent::platform::dpi::become_aware();
     let args = Cli::parse();
     let result = match args.command {
         Some(Command::Solve {

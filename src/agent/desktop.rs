@@ -1,7 +1,8 @@
 //! The agent's world on a real desktop: a game window found by title, captured with xcap, clicked
 //! with enigo; the window is looked up again before each capture so that the agent follows it when
-//! it moves. Window pixels map one to one to screen pixels (xcap captures physical pixels). The user
-//! takes over by pressing Esc or moving the mouse.
+//! it moves. Window pixels map one to one to screen pixels (physical pixels: the process is DPI
+//! aware on Windows), whether the window's own capture or its rectangle of the screen is used
+//! (`platform::window`). The user takes over by pressing Esc or moving the mouse.
 
 use crate::agent::io::{Clock, Pointer, Screen};
 use crate::platform::cover::Stacking;
@@ -58,6 +59,10 @@ impl Screen for DesktopGame {
                 self.window.capture().map(Arc::new)
             }
         }
+    }
+
+    fn capture_kind(&self) -> Option<&'static str> {
+        Some(self.window.capture_kind().name())
     }
 }
 

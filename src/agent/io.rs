@@ -10,6 +10,12 @@ pub trait Screen {
     /// A capture of the game window's client area (shared: an unchanged picture may be handed out
     /// again without copying).
     fn capture(&mut self) -> Result<Arc<RgbaImage>, String>;
+
+    /// How the pictures are taken, where there is a choice (a real window: `window` or
+    /// `screen`, see `platform::window::Capture`).
+    fn capture_kind(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// Clicks in the game window, at frame pixel coordinates.

@@ -41,6 +41,11 @@ pub struct Report {
     pub reveal_ms: u64,
     pub solve_ms: u64,
     pub play_ms: u64,
+    /// How the game's picture was taken on a real desktop: `window` (the window system's capture
+    /// of the window) or `screen` (its rectangle of the screen, where the window's own capture is
+    /// black or cannot be made); absent for the in-process table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capture: Option<&'static str>,
 }
 
 /// Timing knobs.
@@ -132,6 +137,8 @@ struct Agent<'g, G: Game> {
     clicks: usize,
     replans: usize,
     frame: Arc<RgbaImage>,
+    /// How the last picture was taken (`Screen::capture_kind`), said once each time it changes.
+    capture_kind: Option<&'static str>,
     /// Progress lines for the caller.
     watch: &'g mut dyn Watch,
 }
@@ -197,6 +204,14 @@ pub fn difference(board: &Board, state: &State) -> Option<String> {
     None
 }
 
+/// The progress line saying how the game's picture is taken.
+fn capture_line(kind: &str) -> String {
+    match kind {
+        "screen" => "capture: the window's rectangle of the screen (the window's own capture is black or cannot be made)".into(),
+        other => format!("capture: {other}"),
+    }
+}
+
 fn show(c: Option<Card>) -> String {
     c.map_or("empty".into(), |c| c.to_string())
 }
@@ -212,7 +227,15 @@ fn show_seen(s: Seen) -> String {
 impl<'g, G: Game> Agent<'g, G> {
     fn capture(&mut self) -> Result<Arc<RgbaImage>, Stop> {
         self.check_user()?;
-        Ok(self.game.capture()?)
+        let frame = self.game.capture()?;
+        let kind = self.game.capture_kind();
+        if kind != self.capture_kind {
+            self.capture_kind = kind;
+            if let Some(kind) = kind {
+                self.watch.log(&capture_line(kind));
+            }
+        }
+        Ok(frame)
     }
 
     /// Stops at once when the user has taken over (Esc, the mouse).
@@ -384,6 +407,7 @@ pub fn play<'a, G: Game>(
         reveal_ms: 0,
         solve_ms: 0,
         play_ms: 0,
+        capture: None,
     };
     let frame = match game.capture() {
         Ok(f) => f,
@@ -392,6 +416,10 @@ pub fn play<'a, G: Game>(
             return report;
         }
     };
+    let capture_kind = game.capture_kind();
+    if let Some(kind) = capture_kind {
+        watch.log(&capture_line(kind));
+    }
     let mut agent = Agent {
         game,
         reader: None,
@@ -400,11 +428,13 @@ pub fn play<'a, G: Game>(
         clicks: 0,
         replans: 0,
         frame,
+        capture_kind,
         watch,
     };
     let outcome = run(&mut agent, cards, &mut report, start);
     report.clicks = agent.clicks;
     report.replans = agent.replans;
+    report.capture = agent.game.capture_kind();
     match outcome {
         Ok((result, reason)) => {
             report.result = result;

@@ -1,8 +1,12 @@
 //! Clicking on the desktop with enigo, with the agent's safety rules: a point outside the target
 //! window is refused, and when the cursor is not where the agent left it (the user took the mouse)
-//! the click is refused too, so the agent stops.
+//! the click is refused too, so the agent stops. On Windows the cursor is put on the point with
+//! `SetCursorPos` (physical pixels on any monitor, the process being DPI aware) rather than
+//! enigo's move, which scales the point to the primary monitor's 0–65535 range.
 
-use enigo::{Button, Coordinate, Direction, Enigo, Mouse, Settings};
+#[cfg(not(windows))]
+use enigo::Coordinate;
+use enigo::{Button, Direction, Enigo, Mouse, Settings};
 
 /// The reason given when the user has taken the mouse.
 pub const MOUSE_TAKEN: &str = "the mouse was moved by someone else";
@@ -52,9 +56,7 @@ impl Clicker {
         if self.mouse_taken() {
             return Err(MOUSE_TAKEN.into());
         }
-        self.enigo
-            .move_mouse(x, y, Coordinate::Abs)
-            .map_err(|e| format!("cannot move the mouse: {e}"))?;
+        move_cursor(&mut self.enigo, x, y)?;
         self.left_at = Some((x, y));
         let enigo = &mut self.enigo;
         click_if_free(&mut || {
@@ -63,4 +65,20 @@ impl Clicker {
                 .map_err(|e| format!("cannot click: {e}"))
         })
     }
+}
+
+/// Puts the cursor on screen point (x, y).
+#[cfg(not(windows))]
+fn move_cursor(enigo: &mut Enigo, x: i32, y: i32) -> Result<(), String> {
+    enigo
+        .move_mouse(x, y, Coordinate::Abs)
+        .map_err(|e| format!("cannot move the mouse: {e}"))
+}
+
+/// Puts the cursor on screen point (x, y).
+#[cfg(windows)]
+fn move_cursor(_enigo: &mut Enigo, x: i32, y: i32) -> Result<(), String> {
+    // SAFETY: moves the cursor; no pointers.
+    unsafe { windows::Win32::UI::WindowsAndMessaging::SetCursorPos(x, y) }
+        .map_err(|e| format!("cannot move the mouse: {e}"))
 }

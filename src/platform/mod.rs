@@ -1,7 +1,13 @@
-//! The only code that touches the desktop: finding and capturing a game window (xcap) and clicking
-//! in it (enigo), and watching for the user taking over (the mouse moved, Esc pressed). Everything else works on images and points, so it runs in tests without a display.
+//! The only code that touches the desktop: finding and capturing a game window (xcap, and Win32
+//! where xcap cannot), clicking in it (enigo), display scaling (DPI awareness on Windows), and
+//! watching for the user taking over (the mouse moved, Esc pressed). Everything else works on
+//! images and points, so it runs in tests without a display. OS-specific code stays here, behind
+//! `cfg`.
 
 pub mod cover;
+pub mod dpi;
 pub mod input;
 pub mod keys;
+#[cfg(windows)]
+mod win32;
 pub mod window;
