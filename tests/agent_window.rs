@@ -9,6 +9,10 @@
 //! (cleared), another window dragged over the table for 3 s (the agent waits, clicks nothing into
 //! it, and clears the deal), Esc pressed and the mouse taken (stopped at once, with the reason).
 
+// An X desktop (Xvfb, openbox, xdotool): Linux only. The Windows build is tested end to end
+// under Wine by tests/windows_wine.rs (scripts/windows).
+#![cfg(target_os = "linux")]
+
 mod common;
 
 use common::desktop::{log_events, wait_for, Desktop};

@@ -2,6 +2,10 @@
 //! (no display), Stop obeyed at once; and under Xvfb, `panel --open-table` opens the panel with the
 //! practice table beside it.
 
+// An X desktop (Xvfb, openbox, xdotool): Linux only. The Windows build is tested end to end
+// under Wine by tests/windows_wine.rs (scripts/windows).
+#![cfg(target_os = "linux")]
+
 mod common;
 
 use common::desktop::{wait_for, Desktop};

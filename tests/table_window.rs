@@ -2,6 +2,10 @@
 //! reaches "cleared" in the event log with no illegal move, and a capture of the window (xcap) is
 //! pixel for pixel the headless renderer's picture of the same position.
 
+// An X desktop (Xvfb, openbox, xdotool): Linux only. The Windows build is tested end to end
+// under Wine by tests/windows_wine.rs (scripts/windows).
+#![cfg(target_os = "linux")]
+
 mod common;
 
 use common::desktop::{log_events, wait_for, Desktop};
