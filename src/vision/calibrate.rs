@@ -9,6 +9,7 @@
 use crate::cards::{Card, Deck, Suit};
 use crate::pyramid::position::Position;
 use crate::vision::edges::Edges;
+use crate::vision::label_check;
 use crate::vision::locate::{locate, Located};
 use crate::vision::profile::Profile;
 use crate::vision::recognize::{sample, snap_corner, snap_pile_corner, window_of, Matcher};
@@ -283,6 +284,8 @@ pub fn corners(
 }
 
 /// Builds a template set from `frames` (the fresh table, then after each draw) of the deal `deck`.
+/// Refused, naming the cards, when the deck's labels disagree with the pictures (another deal, two
+/// cards exchanged: see `label_check`).
 pub fn calibrate(
     frames: &[RgbaImage],
     deck: &Deck,
@@ -290,6 +293,10 @@ pub fn calibrate(
     name: &str,
 ) -> Result<Templates, String> {
     let cut = corners(frames, profile, StockSeen::OnWaste)?;
+    let found = label_check::disagreements(&cut, deck.cards());
+    if !found.is_empty() {
+        return Err(label_check::refusal(&found));
+    }
     templates_showing_suits(frames, &cut, deck.cards(), profile, name)
 }
 

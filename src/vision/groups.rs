@@ -114,7 +114,7 @@ fn paper(crops: &[Vec<f32>]) -> [f32; 3] {
 }
 
 /// Likeness of every two features (normalised correlation).
-fn likeness(features: &[Vec<f32>]) -> Vec<Vec<f32>> {
+pub(crate) fn likeness(features: &[Vec<f32>]) -> Vec<Vec<f32>> {
     let unit: Vec<Vec<f32>> = features
         .iter()
         .map(|v| normalised(v).unwrap_or_else(|| v.clone()))
@@ -267,7 +267,7 @@ fn rank_box(shape: &[Vec<f32>]) -> (usize, usize, usize, usize) {
 }
 
 /// A box in template pixels: x0, y0, x1, y1 (ends excluded).
-type Box4 = (usize, usize, usize, usize);
+pub(crate) type Box4 = (usize, usize, usize, usize);
 
 /// Where the suit's pip is: under the rank glyph, about as wide, up to three quarters as high.
 fn pip_box((x0, y0, x1, y1): Box4) -> Box4 {
@@ -375,12 +375,26 @@ fn ink_colour(crop: &[f32], ink: &[f32]) -> [f32; 3] {
 /// colours, else two of 26 (red and black).
 fn colour_classes(colours: &[[f32; 3]]) -> Vec<Vec<usize>> {
     let n = colours.len();
-    let dist =
-        |a: &[f32; 3], b: &[f32; 3]| (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt();
     let sim: Vec<Vec<f32>> = colours
         .iter()
-        .map(|a| colours.iter().map(|b| -dist(a, b)).collect())
+        .map(|a| colours.iter().map(|b| -colour_distance(a, b)).collect())
         .collect();
+    let four = partition(&sim, n / 4);
+    if clearly_apart(colours, &four) {
+        four
+    } else {
+        partition(&sim, n / 2)
+    }
+}
+
+pub(crate) fn colour_distance(a: &[f32; 3], b: &[f32; 3]) -> f32 {
+    (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt()
+}
+
+/// Whether classes of ink colours are far apart against how far each spreads: every two
+/// classes' centres more than three times the widest class's reach from its centre (at least
+/// 4 levels) apart.
+fn clearly_apart(colours: &[[f32; 3]], classes: &[Vec<usize>]) -> bool {
     let centre = |g: &[usize]| {
         let mut m = [0.0f32; 3];
         for &i in g {
@@ -390,28 +404,22 @@ fn colour_classes(colours: &[[f32; 3]]) -> Vec<Vec<usize>> {
         }
         m
     };
-    // Four classes when every class is far tighter than the classes are apart.
-    let four = partition(&sim, n / 4);
-    let spread = four
+    let spread = classes
         .iter()
         .map(|g| {
             let m = centre(g);
             g.iter()
-                .map(|&i| dist(&colours[i], &m))
+                .map(|&i| colour_distance(&colours[i], &m))
                 .fold(0.0f32, f32::max)
         })
         .fold(0.0f32, f32::max);
     let mut apart = f32::MAX;
-    for (i, g) in four.iter().enumerate() {
-        for h in &four[i + 1..] {
-            apart = apart.min(dist(&centre(g), &centre(h)));
+    for (i, g) in classes.iter().enumerate() {
+        for h in &classes[i + 1..] {
+            apart = apart.min(colour_distance(&centre(g), &centre(h)));
         }
     }
-    if apart > 3.0 * spread.max(4.0) {
-        four
-    } else {
-        partition(&sim, n / 2)
-    }
+    apart > 3.0 * spread.max(4.0)
 }
 
 /// The best one-to-one match of rows to columns of `score` (row `r` gets column `out[r]`): greedy
@@ -448,16 +456,10 @@ fn assign(score: &[Vec<f32>]) -> Vec<usize> {
 /// Orders every pair (two suits of one colour, one rank) so that the first of each pair is the same
 /// suit: what tells the two suits apart (each corner less its pair's mean) must agree in every
 /// pair. Tries every way (2¹² of them).
-fn orient(pairs: &mut [[usize; 2]], colour: &[Vec<f32>], pip_box: Box4) {
+fn orient(pairs: &mut [[usize; 2]], features: &Features) {
     let differences: Vec<Vec<f32>> = pairs
         .iter()
-        .map(|p| {
-            let (a, b) = (
-                rgb_inside(&colour[p[0]], pip_box),
-                rgb_inside(&colour[p[1]], pip_box),
-            );
-            a.iter().zip(&b).map(|(x, y)| x - y).collect()
-        })
+        .map(|p| features.pip_difference(p[0], p[1]))
         .collect();
     let sim = likeness(&differences);
     let n = pairs.len();
@@ -481,6 +483,56 @@ fn orient(pairs: &mut [[usize; 2]], colour: &[Vec<f32>], pip_box: Box4) {
     }
 }
 
+/// What the corners of one deal show, as grouping and checking labels compare them.
+pub(crate) struct Features {
+    /// The corners split by the colour of their ink: four classes of 13 (four suit colours) or
+    /// two of 26 (red and black).
+    pub classes: Vec<Vec<usize>>,
+    /// The mean colour of each corner's ink.
+    pub colours: Vec<[f32; 3]>,
+    /// Likeness of the rank glyphs of every two corners.
+    pub shape_sim: Vec<Vec<f32>>,
+    /// The corners softened, RGB.
+    pub colour: Vec<Vec<f32>>,
+    /// Where the suit's pip is, under the rank glyph.
+    pub pip_box: Box4,
+}
+
+impl Features {
+    pub fn of(corners: &Corners) -> Features {
+        let (w, h) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+        let paper = paper(&corners.crops);
+        let colour: Vec<Vec<f32>> = corners.crops.iter().map(|c| soften(c, w, h)).collect();
+        let shape: Vec<Vec<f32>> = colour.iter().map(|c| ink(c, paper)).collect();
+        let colours: Vec<[f32; 3]> = corners
+            .crops
+            .iter()
+            .zip(&shape)
+            .map(|(c, k)| ink_colour(c, k))
+            .collect();
+        let rank_box = rank_box(&shape);
+        let inks: Vec<Vec<f32>> = corners.crops.iter().map(|c| ink(c, paper)).collect();
+        let classes = colour_classes(&colours);
+        Features {
+            colours,
+            classes,
+            shape_sim: glyph_likeness(&inks, rank_box),
+            colour,
+            pip_box: pip_box(rank_box),
+        }
+    }
+
+    /// What tells corners `a` and `b` apart under the rank glyph (the suit's pip): `a`'s RGB
+    /// there less `b`'s.
+    pub fn pip_difference(&self, a: usize, b: usize) -> Vec<f32> {
+        let (x, y) = (
+            rgb_inside(&self.colour[a], self.pip_box),
+            rgb_inside(&self.colour[b], self.pip_box),
+        );
+        x.iter().zip(&y).map(|(p, q)| p - q).collect()
+    }
+}
+
 /// Groups the corners of one deal by rank and by suit.
 ///
 /// First by the colour of the ink: four suit colours give the suits at once; with red and black,
@@ -489,20 +541,8 @@ fn orient(pairs: &mut [[usize; 2]], colour: &[Vec<f32>], pip_box: Box4) {
 /// corners show the same suit. Then the ranks: the classes are matched to each other by shape with
 /// the colour left out.
 pub fn group(corners: &Corners) -> Groups {
-    let (w, h) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
-    let paper = paper(&corners.crops);
-    let colour: Vec<Vec<f32>> = corners.crops.iter().map(|c| soften(c, w, h)).collect();
-    let shape: Vec<Vec<f32>> = colour.iter().map(|c| ink(c, paper)).collect();
-    let colours: Vec<[f32; 3]> = corners
-        .crops
-        .iter()
-        .zip(&shape)
-        .map(|(c, k)| ink_colour(c, k))
-        .collect();
-    let classes = colour_classes(&colours);
-    let rank_box = rank_box(&shape);
-    let inks: Vec<Vec<f32>> = corners.crops.iter().map(|c| ink(c, paper)).collect();
-    let shape_sim = glyph_likeness(&inks, rank_box);
+    let features = Features::of(corners);
+    let (classes, shape_sim) = (&features.classes, &features.shape_sim);
     // Every class as rows of corners of one rank: 13 rows of one corner (four colours), or 13
     // rows of a pair (red and black).
     let rows_of: Vec<Vec<Vec<usize>>> = classes
@@ -519,7 +559,7 @@ pub fn group(corners: &Corners) -> Groups {
                 .into_iter()
                 .map(|p| [class[p[0]], class[p[1]]])
                 .collect();
-            orient(&mut pairs, &colour, pip_box(rank_box));
+            orient(&mut pairs, &features);
             pairs.into_iter().map(|p| p.to_vec()).collect()
         })
         .collect();

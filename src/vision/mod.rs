@@ -5,6 +5,7 @@ pub mod accuracy;
 pub mod calibrate;
 pub mod edges;
 pub mod groups;
+pub mod label_check;
 pub mod labels;
 pub mod locate;
 pub mod profile;

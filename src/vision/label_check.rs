@@ -1,0 +1,323 @@
+//! Checking a calibration deal's labels against its pictures before anything is saved: a deck
+//! file of another deal, two cards exchanged or a line shifted would otherwise make templates
+//! that misread those cards from then on. The corners are compared as guided calibration groups
+//! them (`groups::Features`), but against the labels given, each card on its own:
+//! - its ink's colour: the corners split by colour (red and black, or four suit colours) must
+//!   split as their labels do; a card on the other side of its label's colour disagrees;
+//! - its rank glyph: two cards whose labels are exchanged each look like the other's rank's
+//!   cards (as closely as cards of this deal look like their nearest) and unlike their own; and
+//!   when many cards on their own look like another rank's cards rather than their own (a deck
+//!   of another deal, or shifted), every such card disagrees. One or two odd glyphs (court cards
+//!   some art draws unlike their rank's others) are not taken for a wrong deck;
+//! - its suit, between the two suits of one colour: for each rank, what tells the two cards of a
+//!   colour apart under the rank glyph (the suit's pip) must agree with what tells them apart in
+//!   the other ranks. Only where the theme shows the suits apart there (most ranks agree
+//!   clearly): a theme with no suit in its index corner gives no evidence either way.
+//!
+//! Every rule compares the deal's own cards with each other, so it holds for any card art.
+
+use super::calibrate::Corners;
+use super::groups::{colour_distance, likeness, Features};
+use crate::cards::{Card, Suit};
+
+/// One card whose picture disagrees with its label.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Disagreement {
+    /// Which corner (0–27 the pyramid, row by row; 28–51 the stock, top first).
+    pub corner: usize,
+    pub label: Card,
+    /// What about it disagrees.
+    pub why: String,
+}
+
+/// Where a corner was seen, in words.
+pub fn place_name(corner: usize) -> String {
+    if corner < 28 {
+        format!("pyramid card {}", corner + 1)
+    } else {
+        format!("stock card {}", corner - 27)
+    }
+}
+
+/// The cards whose pictures disagree with their labels (`cards[i]` for `corners.crops[i]`),
+/// none when all agree.
+pub fn disagreements(corners: &Corners, cards: &[Card]) -> Vec<Disagreement> {
+    assert_eq!(cards.len(), corners.crops.len(), "a label for every corner");
+    let features = Features::of(corners);
+    let mut found: Vec<(usize, String)> = colour_disagreements(&features, cards);
+    found.extend(rank_disagreements(&features, cards));
+    let already: Vec<usize> = found.iter().map(|(corner, _)| *corner).collect();
+    found.extend(suit_disagreements(&features, cards, &already));
+    // One entry a card: the first reason found.
+    let mut out: Vec<Disagreement> = Vec::new();
+    for (corner, why) in found {
+        if !out.iter().any(|d| d.corner == corner) {
+            out.push(Disagreement {
+                corner,
+                label: cards[corner],
+                why,
+            });
+        }
+    }
+    out.sort_by_key(|d| d.corner);
+    out
+}
+
+/// The message for labels that disagree with the pictures, naming the cards (at most twelve).
+pub fn refusal(found: &[Disagreement]) -> String {
+    let named: Vec<String> = found
+        .iter()
+        .take(12)
+        .map(|d| format!("{} ({}) {}", d.label, place_name(d.corner), d.why))
+        .collect();
+    let more = found.len().saturating_sub(12);
+    format!(
+        "the deck does not match the cards on screen: {} of 52 cards disagree with their labels: {}{}; nothing was saved (is it the deck of this deal, in order?)",
+        found.len(),
+        named.join("; "),
+        if more > 0 {
+            format!("; and {more} more")
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// Whether the colour classes are far apart against how far most of each class's cards lie
+/// from its centre (nine in ten: a court card's or an ace's picture can colour its corner).
+fn colours_apart(features: &Features) -> bool {
+    let colours = &features.colours;
+    let centre = |g: &[usize]| {
+        let mut m = [0.0f32; 3];
+        for &i in g {
+            for c in 0..3 {
+                m[c] += colours[i][c] / g.len() as f32;
+            }
+        }
+        m
+    };
+    let centres: Vec<[f32; 3]> = features.classes.iter().map(|g| centre(g)).collect();
+    let mut reach: Vec<f32> = features
+        .classes
+        .iter()
+        .zip(&centres)
+        .flat_map(|(g, m)| g.iter().map(move |&i| colour_distance(&colours[i], m)))
+        .collect();
+    reach.sort_by(|a, b| a.total_cmp(b));
+    let spread = reach[reach.len() * 9 / 10];
+    let mut apart = f32::MAX;
+    for (i, a) in centres.iter().enumerate() {
+        for b in &centres[i + 1..] {
+            apart = apart.min(colour_distance(a, b));
+        }
+    }
+    apart > 3.0 * spread.max(4.0)
+}
+
+/// Cards on the other side of the colour split than their label's colour (or suit, with four
+/// colours) puts them.
+fn colour_disagreements(features: &Features, cards: &[Card]) -> Vec<(usize, String)> {
+    // A theme whose indices are all one colour splits nothing.
+    if !colours_apart(features) {
+        return Vec::new();
+    }
+    let key = |c: Card| -> usize {
+        if features.classes.len() == 4 {
+            c.suit.index()
+        } else {
+            usize::from(c.suit.is_red())
+        }
+    };
+    let mut out = Vec::new();
+    for class in &features.classes {
+        // The label the class's cards mostly carry; the others disagree.
+        let mut counts = [0usize; 4];
+        for &i in class {
+            counts[key(cards[i])] += 1;
+        }
+        let (major, &n) = counts
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, n)| **n)
+            .expect("four counts");
+        if n * 2 <= class.len() {
+            // No majority: the whole split disagrees with the labels.
+            out.extend(
+                class
+                    .iter()
+                    .map(|&i| (i, "is printed in another colour".into())),
+            );
+            continue;
+        }
+        for &i in class {
+            if key(cards[i]) != major {
+                out.push((i, "is printed in another colour".into()));
+            }
+        }
+    }
+    out
+}
+
+/// How many cards must look like another rank's on their own (no partner they were exchanged
+/// with) for the labels to be refused: a deck of another deal or shifted puts most cards off
+/// (17 to 45 of 52 over every installed theme), while a theme's odd glyphs (court cards drawn
+/// unlike their rank's others) are at most 4 there.
+const MISFITS: usize = 8;
+
+/// Cards that look like another rank's cards rather than their own rank's: two cards whose
+/// labels are exchanged (each looks like the other's rank, and both fit far better the other
+/// way round), and, where many cards misfit, each of them.
+fn rank_disagreements(features: &Features, cards: &[Card]) -> Vec<(usize, String)> {
+    let sim = &features.shape_sim;
+    // The likeness of a card's glyph to the nearest glyph of a rank's cards, other than `but`.
+    let nearest = |a: usize, rank: u8, but: usize| -> f32 {
+        (0..cards.len())
+            .filter(|&b| b != a && b != but && cards[b].rank.value() == rank)
+            .map(|b| sim[a][b])
+            .fold(f32::MIN, f32::max)
+    };
+    let rank_of = |a: usize| cards[a].rank.value();
+    // How alike a card is to the card nearest it (almost always one of its rank) in this deal,
+    // whatever the labels say: typically (the median), and a tenth of the way up; their
+    // difference is the scale misfits are judged by.
+    let mut nearest_any: Vec<f32> = (0..cards.len())
+        .map(|a| {
+            (0..cards.len())
+                .filter(|&b| b != a)
+                .map(|b| sim[a][b])
+                .fold(f32::MIN, f32::max)
+        })
+        .collect();
+    nearest_any.sort_by(|a, b| a.total_cmp(b));
+    let (typical, tenth) = (
+        nearest_any[nearest_any.len() / 2],
+        nearest_any[nearest_any.len() / 10],
+    );
+    let scale = typical - tenth;
+    // "looks like a 7", "looks like an 8".
+    let name = |r: u8| {
+        let c = crate::cards::Rank::new(r).map_or('?', |r| r.char());
+        format!("{} {c}", if matches!(c, 'A' | '8') { "an" } else { "a" })
+    };
+    let mut out = Vec::new();
+    // Exchanged pairs.
+    for a in 0..cards.len() {
+        for b in a + 1..cards.len() {
+            let (ra, rb) = (rank_of(a), rank_of(b));
+            // Two court cards are not judged against each other: art draws them with letters
+            // and pictures that can look alike across ranks (guyenne-classic's J and K at
+            // 800x600, swiss-xvii's Q and K, whose corners show only their pictures).
+            if ra == rb || (ra > 10 && rb > 10) {
+                continue;
+            }
+            let (like_a, like_b) = (nearest(a, rb, b), nearest(b, ra, a));
+            let gain_a = like_a - nearest(a, ra, b);
+            let gain_b = like_b - nearest(b, rb, a);
+            if gain_a <= 0.0 || gain_b <= 0.0 || like_a < tenth || like_b < tenth {
+                continue;
+            }
+            let (own_a, own_b) = (nearest(a, ra, b), nearest(b, rb, a));
+            // How alike the two ranks' other cards are to each other: where the art draws them
+            // alike (court cards at a small size), looking like the other rank proves nothing.
+            let confusion = (0..cards.len())
+                .filter(|&c| c != a && c != b && rank_of(c) == ra)
+                .flat_map(|c| {
+                    (0..cards.len())
+                        .filter(move |&d| d != a && d != b && rank_of(d) == rb)
+                        .map(move |d| sim[c][d])
+                })
+                .fold(f32::MIN, f32::max);
+            // Each like the other's rank's cards as cards are like their nearest (as all but a
+            // few cards of the deal are), better than like its own, and more than the two ranks'
+            // other cards are like each other; one of them unlike its own as few cards are; and
+            // far better so in all.
+            if own_a.min(own_b) < tenth
+                && like_a.min(like_b) > confusion
+                && gain_a > 0.0
+                && gain_b > 0.0
+                && gain_a + gain_b >= 2.0 * scale.max(0.05)
+            {
+                out.push((a, format!("looks like {}", name(rb))));
+                out.push((b, format!("looks like {}", name(ra))));
+            }
+        }
+    }
+    // Cards that misfit on their own.
+    let misfits: Vec<(usize, String)> = (0..cards.len())
+        .filter_map(|a| {
+            let own = nearest(a, rank_of(a), usize::MAX);
+            let (best, like) = (1..=13u8)
+                .filter(|&r| r != rank_of(a))
+                .map(|r| (r, nearest(a, r, usize::MAX)))
+                .max_by(|x, y| x.1.total_cmp(&y.1))
+                .expect("other ranks");
+            (own < tenth && like >= tenth && like - own >= scale.max(0.1))
+                .then(|| (a, format!("looks like {}", name(best))))
+        })
+        .collect();
+    if misfits.len() >= MISFITS {
+        out.extend(misfits);
+    }
+    out
+}
+
+/// The two suits of each colour, in a fixed order.
+const SUIT_PAIRS: [[Suit; 2]; 2] = [[Suit::Clubs, Suit::Spades], [Suit::Diamonds, Suit::Hearts]];
+
+/// Ranks whose two cards of one colour are told apart the other way round from the other ranks.
+fn suit_disagreements(
+    features: &Features,
+    cards: &[Card],
+    already: &[usize],
+) -> Vec<(usize, String)> {
+    let find = |c: Card| cards.iter().position(|&x| x == c);
+    let mut out = Vec::new();
+    for pair in SUIT_PAIRS {
+        // For each rank, the pip of its first-suit card less its second-suit card's.
+        let mut rows = Vec::new();
+        let mut differences = Vec::new();
+        for rank in crate::cards::Rank::all() {
+            let (Some(a), Some(b)) = (
+                find(Card::new(rank, pair[0])),
+                find(Card::new(rank, pair[1])),
+            ) else {
+                continue;
+            };
+            // A card already found to be another rank's says nothing of this rank's suits.
+            if already.contains(&a) || already.contains(&b) {
+                continue;
+            }
+            rows.push((a, b));
+            differences.push(features.pip_difference(a, b));
+        }
+        if rows.len() < 3 {
+            continue;
+        }
+        let sim = likeness(&differences);
+        // How much each rank agrees with the others.
+        let agree: Vec<f32> = (0..rows.len())
+            .map(|i| {
+                let others = (0..rows.len()).filter(|&j| j != i);
+                others.clone().map(|j| sim[i][j]).sum::<f32>() / others.count() as f32
+            })
+            .collect();
+        let mut sorted = agree.clone();
+        sorted.sort_by(|a, b| a.total_cmp(b));
+        let typical = sorted[sorted.len() / 2];
+        // The theme shows these two suits apart under the rank (most ranks agree), and this rank
+        // says the opposite as clearly as the others agree.
+        if typical <= 0.2 {
+            continue;
+        }
+        for (i, &(a, b)) in rows.iter().enumerate() {
+            if agree[i] < -typical / 2.0 {
+                let why = |c: Card, other: Suit| {
+                    format!("shows the suit of {}{}", c.rank.char(), other.char())
+                };
+                out.push((a, why(cards[a], pair[1])));
+                out.push((b, why(cards[b], pair[0])));
+            }
+        }
+    }
+    out
+}
