@@ -41,14 +41,8 @@ fn open_table(desktop: &mut Desktop, look: &Look, seed: u64, log: &PathBuf, extr
             look.scale,
             "--animation-ms",
             "150",
-            "--log",
-        ])
-        .arg(log)
-        .stdout(Stdio::null())
-        .stderr(Stdio::from(
-            std::fs::File::create(log.with_extension("stderr")).unwrap(),
-        ));
-    let child = desktop.spawn(table);
+        ]);
+    let child = desktop.spawn_table(table, log);
     let pid = child.id();
     // Up to a minute on a loaded machine; a table that exits, or never shows, is reported with
     // what it printed and the windows there are.

@@ -108,14 +108,8 @@ fn open_table(
             "--scale",
             scale,
         ])
-        .args(["--animation-ms", "150", "--position", "0,0", "--log"])
-        .arg(log)
-        .stdout(Stdio::null())
-        .stderr(Stdio::from(
-            std::fs::File::create(log.with_extension("stderr")).unwrap(),
-        ));
-    let child = desktop.spawn(table);
-    let pid = child.id();
+        .args(["--animation-ms", "150", "--position", "0,0"]);
+    let pid = desktop.spawn_table(table, log).id();
     let said = || std::fs::read_to_string(log.with_extension("stderr")).unwrap_or_default();
     wait_for(120, "the Windows table's window", || {
         let found = desktop

@@ -104,6 +104,19 @@ impl Desktop {
         &mut self.children[1]
     }
 
+    /// Starts a table (`command`, its other arguments given) writing its event log to `log` and
+    /// what it prints to `log` with the extension `stderr`; killed with the desktop.
+    pub fn spawn_table(&mut self, mut command: Command, log: &Path) -> &mut Child {
+        command
+            .arg("--log")
+            .arg(log)
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(
+                std::fs::File::create(log.with_extension("stderr")).unwrap(),
+            ));
+        self.spawn(command)
+    }
+
     /// Runs xdotool with these arguments; its output.
     pub fn xdotool(&self, args: &[&str]) -> String {
         need("xdotool");
