@@ -28,7 +28,7 @@ struct Look {
     screen: (u32, u32),
 }
 
-fn open_table(desktop: &mut Desktop, look: &Look, seed: u64, log: &PathBuf, extra: &[&str]) -> u32 {
+fn open_table(desktop: &mut Desktop, look: &Look, seed: u64, log: &Path, extra: &[&str]) -> u32 {
     let agent = env!("CARGO_BIN_EXE_solitaire-agent");
     let mut table = desktop.command(agent);
     table
