@@ -3,7 +3,8 @@
 //! colour, of one colour, of two colours) are both named; the deck of another deal and the deck
 //! shifted by one card are refused; and `calibrate --frames DIR --deck FILE` with a wrong deck
 //! exits 2 naming the cards and writes nothing. `LABEL_THEMES=all` runs every installed theme
-//! (`LABEL_SIZE=WxH` another window size), printing what each exchange gave.
+//! (`LABEL_SIZE=WxH` another window size, `LABEL_SEEDS=A,B` other deals), printing what each
+//! exchange gave.
 
 use solitaire_agent::cards::{Card, Deck};
 use solitaire_agent::table::render::Renderer;
@@ -21,6 +22,14 @@ fn themes() -> Vec<String> {
         Ok(list) => list.split(',').map(str::to_string).collect(),
         Err(_) => vec!["builtin".into(), "anglo".into(), "ornamental".into()],
     }
+}
+
+/// The deals tried (`LABEL_SEEDS=3,8,24301` for others).
+fn seeds() -> Vec<u64> {
+    std::env::var("LABEL_SEEDS")
+        .ok()
+        .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![3, 8])
 }
 
 fn size() -> (u32, u32) {
@@ -87,7 +96,7 @@ fn labels_are_checked_against_the_pictures() {
     let mut faults = Vec::new();
     let (mut exchanges_named, mut exchanges_missed) = (0, Vec::new());
     for theme in themes() {
-        for seed in [3u64, 8] {
+        for seed in seeds() {
             let (deck, cut) = deal_corners(&theme, seed);
             let cards = deck.cards().to_vec();
             // The true deck: every card agrees.
