@@ -3,6 +3,7 @@
 
 pub mod accuracy;
 pub mod calibrate;
+mod dots;
 pub mod edges;
 pub mod groups;
 pub mod label_check;
@@ -11,6 +12,7 @@ pub mod locate;
 pub mod profile;
 pub mod reader;
 pub mod recognize;
+mod sampling;
 pub mod scratch;
 pub mod stray;
 pub mod suits;
