@@ -3,6 +3,7 @@
 
 pub mod accuracy;
 pub mod calibrate;
+mod card_edges;
 mod dots;
 pub mod edges;
 pub mod groups;
