@@ -162,6 +162,31 @@ pub fn log_events(path: &Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// What every game's table log must show, whatever the game's outcome: no illegal move, no click
+/// off a target, and every click the agent reports (`report["clicks"]`) reached the table.
+/// Returns the log's events.
+pub fn assert_clean_log(
+    log: &Path,
+    report: &serde_json::Value,
+    what: &str,
+) -> Vec<serde_json::Value> {
+    let events = log_events(log);
+    let count = |kind: &str| events.iter().filter(|e| e["event"] == kind).count();
+    assert_eq!(count("illegal"), 0, "{what}: {events:?}");
+    assert!(
+        events
+            .iter()
+            .all(|e| e["event"] != "click" || e["target"] != "none"),
+        "{what}: a click off every target: {events:?}"
+    );
+    assert_eq!(
+        count("click") as u64,
+        report["clicks"].as_u64().unwrap(),
+        "{what}: every click reached the table"
+    );
+    events
+}
+
 /// Polls `f` every 50 ms until it returns Some, or panics after `secs` seconds naming `what`.
 pub fn wait_for<T>(secs: u64, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
     let start = Instant::now();
