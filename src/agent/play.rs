@@ -228,6 +228,12 @@ impl<'g, G: Game> Agent<'g, G> {
     fn capture(&mut self) -> Result<Arc<RgbaImage>, Stop> {
         self.check_user()?;
         let frame = self.game.capture()?;
+        self.note_capture_kind();
+        Ok(frame)
+    }
+
+    /// Says how the game's picture is taken, the first time it is known and whenever it changes.
+    fn note_capture_kind(&mut self) {
         let kind = self.game.capture_kind();
         if kind != self.capture_kind {
             self.capture_kind = kind;
@@ -235,7 +241,6 @@ impl<'g, G: Game> Agent<'g, G> {
                 self.watch.log(&capture_line(kind));
             }
         }
-        Ok(frame)
     }
 
     /// Stops at once when the user has taken over (Esc, the mouse).
@@ -416,10 +421,6 @@ pub fn play<'a, G: Game>(
             return report;
         }
     };
-    let capture_kind = game.capture_kind();
-    if let Some(kind) = capture_kind {
-        watch.log(&capture_line(kind));
-    }
     let mut agent = Agent {
         game,
         reader: None,
@@ -428,13 +429,14 @@ pub fn play<'a, G: Game>(
         clicks: 0,
         replans: 0,
         frame,
-        capture_kind,
+        capture_kind: None,
         watch,
     };
+    agent.note_capture_kind();
     let outcome = run(&mut agent, cards, &mut report, start);
     report.clicks = agent.clicks;
     report.replans = agent.replans;
-    report.capture = agent.game.capture_kind();
+    report.capture = agent.capture_kind;
     match outcome {
         Ok((result, reason)) => {
             report.result = result;
