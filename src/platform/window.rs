@@ -171,7 +171,7 @@ fn pick_capture(
 const BLACK_SHARE: f64 = 0.4;
 
 /// The share of (sampled) pixels that are black.
-pub fn black_share(image: &RgbaImage) -> f64 {
+fn black_share(image: &RgbaImage) -> f64 {
     let raw = image.as_raw();
     let (mut black, mut all) = (0usize, 0usize);
     for p in raw.chunks_exact(4).step_by(7) {
