@@ -380,21 +380,21 @@ fn colour_classes(colours: &[[f32; 3]]) -> Vec<Vec<usize>> {
         .map(|a| colours.iter().map(|b| -colour_distance(a, b)).collect())
         .collect();
     let four = partition(&sim, n / 4);
-    if clearly_apart(colours, &four) {
+    if clearly_apart(colours, &four, 1.0) {
         four
     } else {
         partition(&sim, n / 2)
     }
 }
 
-pub(crate) fn colour_distance(a: &[f32; 3], b: &[f32; 3]) -> f32 {
+fn colour_distance(a: &[f32; 3], b: &[f32; 3]) -> f32 {
     (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt()
 }
 
-/// Whether classes of ink colours are far apart against how far each spreads: every two
-/// classes' centres more than three times the widest class's reach from its centre (at least
-/// 4 levels) apart.
-fn clearly_apart(colours: &[[f32; 3]], classes: &[Vec<usize>]) -> bool {
+/// Whether classes of ink colours are far apart against how far their cards lie from their
+/// class's centre: every two classes' centres more than three times as far apart (and at least 4
+/// levels times three) as the `share` quantile of those distances (1 takes the farthest card).
+pub(crate) fn clearly_apart(colours: &[[f32; 3]], classes: &[Vec<usize>], share: f32) -> bool {
     let centre = |g: &[usize]| {
         let mut m = [0.0f32; 3];
         for &i in g {
@@ -404,19 +404,21 @@ fn clearly_apart(colours: &[[f32; 3]], classes: &[Vec<usize>]) -> bool {
         }
         m
     };
-    let spread = classes
+    let centres: Vec<[f32; 3]> = classes.iter().map(|g| centre(g)).collect();
+    let mut reach: Vec<f32> = classes
         .iter()
-        .map(|g| {
-            let m = centre(g);
-            g.iter()
-                .map(|&i| colour_distance(&colours[i], &m))
-                .fold(0.0f32, f32::max)
-        })
-        .fold(0.0f32, f32::max);
+        .zip(&centres)
+        .flat_map(|(g, m)| g.iter().map(move |&i| colour_distance(&colours[i], m)))
+        .collect();
+    if reach.is_empty() {
+        return false;
+    }
+    reach.sort_by(|a, b| a.total_cmp(b));
+    let spread = reach[((reach.len() - 1) as f32 * share).round() as usize];
     let mut apart = f32::MAX;
-    for (i, g) in classes.iter().enumerate() {
-        for h in &classes[i + 1..] {
-            apart = apart.min(colour_distance(&centre(g), &centre(h)));
+    for (i, a) in centres.iter().enumerate() {
+        for b in &centres[i + 1..] {
+            apart = apart.min(colour_distance(a, b));
         }
     }
     apart > 3.0 * spread.max(4.0)

@@ -17,7 +17,7 @@
 //! Every rule compares the deal's own cards with each other, so it holds for any card art.
 
 use super::calibrate::Corners;
-use super::groups::{colour_distance, likeness, Features};
+use super::groups::{clearly_apart, likeness, Features};
 use crate::cards::{Card, Suit};
 
 /// One card whose picture disagrees with its label.
@@ -83,42 +83,12 @@ pub fn refusal(found: &[Disagreement]) -> String {
     )
 }
 
-/// Whether the colour classes are far apart against how far most of each class's cards lie
-/// from its centre (nine in ten: a court card's or an ace's picture can colour its corner).
-fn colours_apart(features: &Features) -> bool {
-    let colours = &features.colours;
-    let centre = |g: &[usize]| {
-        let mut m = [0.0f32; 3];
-        for &i in g {
-            for c in 0..3 {
-                m[c] += colours[i][c] / g.len() as f32;
-            }
-        }
-        m
-    };
-    let centres: Vec<[f32; 3]> = features.classes.iter().map(|g| centre(g)).collect();
-    let mut reach: Vec<f32> = features
-        .classes
-        .iter()
-        .zip(&centres)
-        .flat_map(|(g, m)| g.iter().map(move |&i| colour_distance(&colours[i], m)))
-        .collect();
-    reach.sort_by(|a, b| a.total_cmp(b));
-    let spread = reach[reach.len() * 9 / 10];
-    let mut apart = f32::MAX;
-    for (i, a) in centres.iter().enumerate() {
-        for b in &centres[i + 1..] {
-            apart = apart.min(colour_distance(a, b));
-        }
-    }
-    apart > 3.0 * spread.max(4.0)
-}
-
 /// Cards on the other side of the colour split than their label's colour (or suit, with four
 /// colours) puts them.
 fn colour_disagreements(features: &Features, cards: &[Card]) -> Vec<(usize, String)> {
-    // A theme whose indices are all one colour splits nothing.
-    if !colours_apart(features) {
+    // A theme whose indices are all one colour splits nothing. Nine in ten cards, not all: a
+    // court card's or an ace's picture can colour its corner.
+    if !clearly_apart(&features.colours, &features.classes, 0.9) {
         return Vec::new();
     }
     let key = |c: Card| -> usize {
