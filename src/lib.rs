@@ -6,9 +6,8 @@
 pub mod agent;
 pub mod cards;
 pub mod cli;
+pub mod games;
 pub mod panel;
 pub mod platform;
-pub mod pyramid;
-pub mod solver;
 pub mod table;
 pub mod vision;

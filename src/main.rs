@@ -7,11 +7,14 @@ use solitaire_agent::cli;
 #[command(
     name = "solitaire-agent",
     version,
-    about = "Plays Pyramid Solitaire (Microsoft Solitaire Collection rules) by itself",
-    long_about = "Plays Pyramid Solitaire (Microsoft Solitaire Collection rules) by itself.\n\n\
-Decks are text: 52 cards written rank then suit (A23456789TJQK + cdhs, `10` also for ten), the 28 \
-pyramid cards row by row from the top, then the 24 stock cards from the top of the stock. Any layout \
-is accepted.\n\nWith no subcommand it opens the control panel (a display is needed)."
+    about = "Plays Pyramid Solitaire (Microsoft Solitaire Collection rules) by itself, and solves TriPeaks",
+    long_about = "Plays Pyramid Solitaire (Microsoft Solitaire Collection rules) by itself, and solves \
+Pyramid and TriPeaks deals.\n\n\
+Decks are text: 52 cards written rank then suit (A23456789TJQK + cdhs, `10` also for ten), in deal \
+order; any layout is accepted. Pyramid: the 28 pyramid cards row by row from the top, then the 24 \
+stock cards from the top of the stock. TriPeaks: the 28 tableau cards row by row from the peak tops \
+(3, 6, 9 and 10 cards), the waste's first card, then the 23 stock cards from the top.\n\n\
+With no subcommand it opens the control panel (a display is needed)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -20,12 +23,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Find the fewest steps that clear the pyramid, or prove that no solution exists
+    /// Find the fewest steps that clear the board, or prove that no solution exists
     #[command(
         after_help = "Exit status: 0 when every deck was solved or proved unsolvable, 2 on bad input.\n\
-Steps: Draw, Recycle, a king alone like Kh, or a pair summing to 13 like 4c+9c."
+Pyramid steps: Draw, Recycle, a king alone like Kh, or a pair summing to 13 like 4c+9c.\n\
+TriPeaks steps: Draw, or a tableau card like 7h moved onto the waste."
     )]
     Solve {
+        #[command(flatten)]
+        game: GameArg,
         /// Deck files, one deck each in any layout (`-` reads standard input)
         files: Vec<String>,
         /// A file with one deck per line (tab-separated extra columns are ignored)
@@ -38,8 +44,14 @@ Steps: Draw, Recycle, a king alone like Kh, or a pair summing to 13 like 4c+9c."
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
     },
-    /// Time the solver over deck files and print a table (default: the 1500-deck corpus)
+    /// Time the solver over deck files or seeded deals and print a table (default: Pyramid's
+    /// 1500-deck corpus; other games: seeded deals 1-1000)
     Bench {
+        #[command(flatten)]
+        game: GameArg,
+        /// Time seeded deals 1..=N instead of files
+        #[arg(long, value_name = "N")]
+        seeds: Option<u64>,
         /// Batch files (deck<TAB>expected length per line) or single-deck files
         files: Vec<String>,
         /// Solver threads (default: all cores)
@@ -139,6 +151,8 @@ cleared or has no solution, 3 when play stopped, 2 on bad input. Moving the mous
     },
     /// Print the 52 cards of a seeded deal (the deck `table --seed N` and `render --seed N` deal)
     Deal {
+        #[command(flatten)]
+        game: GameArg,
         /// The seed
         #[arg(long, value_name = "N")]
         seed: u64,
@@ -227,6 +241,18 @@ columns of one suit, saved as a picture (DIR/groups.png) and listed; then you ty
         #[arg(long, value_name = "DIR")]
         out: Option<String>,
     },
+}
+
+/// Which game.
+#[derive(clap::Args)]
+struct GameArg {
+    /// The game: pyramid or tripeaks
+    #[arg(long, value_name = "NAME", default_value = "pyramid", value_parser = parse_game)]
+    game: &'static dyn solitaire_agent::games::Game,
+}
+
+fn parse_game(name: &str) -> Result<&'static dyn solitaire_agent::games::Game, String> {
+    solitaire_agent::games::find(name)
 }
 
 /// Faults the table injects, for testing players.
@@ -339,11 +365,13 @@ fn main() {
     let args = Cli::parse();
     let result = match args.command {
         Some(Command::Solve {
+            game,
             files,
             batch,
             json,
             threads: t,
         }) => cli::solve::run(cli::solve::SolveArgs {
+            game: game.game,
             files,
             batch,
             json,
@@ -417,7 +445,8 @@ fn main() {
                 json,
             })
         }),
-        Some(Command::Deal { seed }) => {
+        Some(Command::Deal { game: _, seed }) => {
+            // Every game deals the same shuffled deck; the game says how its cards lie.
             println!("{}", solitaire_agent::cards::Deck::shuffled(seed));
             Ok(())
         }
@@ -466,7 +495,14 @@ fn main() {
             profile,
             out,
         }),
-        Some(Command::Bench { files, threads: t }) => cli::bench::run(cli::bench::BenchArgs {
+        Some(Command::Bench {
+            game,
+            seeds,
+            files,
+            threads: t,
+        }) => cli::bench::run(cli::bench::BenchArgs {
+            game: game.game,
+            seeds,
             files,
             threads: threads(t),
         }),

@@ -177,10 +177,12 @@ fn check_log(log: &Path, report: &serde_json::Value, solvable: bool, what: &str)
 
 fn solvable(seed: u64) -> bool {
     let deck = solitaire_agent::cards::Deck::shuffled(seed);
-    solitaire_agent::solver::solve(&solitaire_agent::pyramid::State::deal(&deck))
-        .unwrap()
-        .steps
-        .is_some()
+    solitaire_agent::games::pyramid::solver::solve(&solitaire_agent::games::pyramid::State::deal(
+        &deck,
+    ))
+    .unwrap()
+    .steps
+    .is_some()
 }
 
 /// Calibrates on a first deal (saving the templates), then plays each of `seeds` on a fresh table,

@@ -4,7 +4,7 @@
 mod common;
 
 use solitaire_agent::cards::Deck;
-use solitaire_agent::pyramid::{State, Step};
+use solitaire_agent::games::pyramid::{State, Step};
 use std::process::Command;
 
 fn run(args: &[&str]) -> (i32, String, String) {

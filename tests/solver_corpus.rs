@@ -5,8 +5,8 @@
 mod common;
 
 use rayon::prelude::*;
-use solitaire_agent::pyramid::State;
-use solitaire_agent::solver::solve;
+use solitaire_agent::games::pyramid::solver::solve;
+use solitaire_agent::games::pyramid::State;
 
 #[test]
 fn all_1500_decks_get_their_proven_optimal_length() {

@@ -3,8 +3,8 @@
 mod common;
 
 use solitaire_agent::cards::Deck;
-use solitaire_agent::pyramid::{State, Step};
-use solitaire_agent::solver::solve;
+use solitaire_agent::games::pyramid::solver::solve;
+use solitaire_agent::games::pyramid::{State, Step};
 
 /// After k steps of an optimal solution, the rest is optimal: the solver must find exactly
 /// n - k steps from there, and they must clear the board.

@@ -4,8 +4,8 @@
 
 mod common;
 
-use solitaire_agent::pyramid::{State, Step};
-use solitaire_agent::solver;
+use solitaire_agent::games::pyramid::solver;
+use solitaire_agent::games::pyramid::{State, Step};
 use solitaire_agent::table::game::{clicks_for, Event, Faults, Table};
 use solitaire_agent::table::layout::{Layout, Target};
 use solitaire_agent::table::scene::Selection;
@@ -92,7 +92,7 @@ fn selection_pairs_kings_and_illegal_clicks() {
     // Find an uncovered bottom-row card that is not a king and click it: it is selected.
     let state = table.state().clone();
     let p = (21..28u8)
-        .map(solitaire_agent::pyramid::Position)
+        .map(solitaire_agent::games::pyramid::Position)
         .find(|p| !state.pyramid[p.index()].unwrap().is_king())
         .unwrap();
     click(&mut table, &l, Target::Pyramid(p), &mut now);
@@ -104,7 +104,7 @@ fn selection_pairs_kings_and_illegal_clicks() {
     click(
         &mut table,
         &l,
-        Target::Pyramid(solitaire_agent::pyramid::Position(0)),
+        Target::Pyramid(solitaire_agent::games::pyramid::Position(0)),
         &mut now,
     );
     let events = table.take_events();

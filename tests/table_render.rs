@@ -6,7 +6,7 @@ mod common;
 
 use rayon::prelude::*;
 use solitaire_agent::cards::{Card, Deck};
-use solitaire_agent::pyramid::State;
+use solitaire_agent::games::pyramid::State;
 use solitaire_agent::table::layout::{Layout, ROW_STEP};
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::scene::{Scene, Selection};
@@ -47,8 +47,8 @@ fn check_theme(theme: Theme) {
     let mut state = State::deal(&deck);
     for _ in 0..3 {
         let step = match state.stock_top() {
-            Some(k) if k.is_king() => solitaire_agent::pyramid::Step::King(k),
-            _ => solitaire_agent::pyramid::Step::Draw,
+            Some(k) if k.is_king() => solitaire_agent::games::pyramid::Step::King(k),
+            _ => solitaire_agent::games::pyramid::Step::Draw,
         };
         state.apply(step).unwrap();
     }
@@ -152,7 +152,7 @@ fn render_command_writes_the_picture_or_fails_cleanly() {
     let mut renderer = Renderer::new(Theme::built_in());
     let layout = renderer.layout(1024, 768, 1.5);
     let mut state = State::deal(&Deck::shuffled(4));
-    for step in solitaire_agent::pyramid::step::parse_steps("Draw,Draw").unwrap() {
+    for step in solitaire_agent::games::pyramid::step::parse_steps("Draw,Draw").unwrap() {
         state.apply(step).unwrap();
     }
     let status = solitaire_agent::table::scene::status_line("4", &state, 2);

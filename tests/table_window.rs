@@ -10,9 +10,9 @@ mod common;
 
 use common::desktop::{log_events, wait_for, Desktop};
 use solitaire_agent::cards::Deck;
+use solitaire_agent::games::pyramid::solver;
+use solitaire_agent::games::pyramid::State;
 use solitaire_agent::platform::window::{self, FoundWindow};
-use solitaire_agent::pyramid::State;
-use solitaire_agent::solver;
 use solitaire_agent::table::game::clicks_for;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::scene::{status_line, Scene};
@@ -163,9 +163,9 @@ fn the_window_shows_the_renderers_pixels_with_card_art() {
     // Draw once through the stock click, then compare again.
     let layout = renderer.layout(win.width, win.height, 1.0);
     let step = if state.stock_top().unwrap().is_king() {
-        solitaire_agent::pyramid::Step::King(state.stock_top().unwrap())
+        solitaire_agent::games::pyramid::Step::King(state.stock_top().unwrap())
     } else {
-        solitaire_agent::pyramid::Step::Draw
+        solitaire_agent::games::pyramid::Step::Draw
     };
     let (x, y) = layout
         .click_point(solitaire_agent::table::layout::Target::Stock)

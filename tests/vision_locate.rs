@@ -3,7 +3,7 @@
 //! partly cleared and selected positions; pictures that are not a table are refused.
 
 use solitaire_agent::cards::Deck;
-use solitaire_agent::pyramid::{State, Step};
+use solitaire_agent::games::pyramid::{State, Step};
 use solitaire_agent::table::layout::{Layout, Rect};
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::scene::{Scene, Selection};
@@ -29,7 +29,10 @@ fn positions(seed: u64) -> Vec<(State, Option<Selection>)> {
     let mut out = vec![(deal.clone(), None)];
     // Partly cleared: play the solver's first steps, or draws.
     let mut s = deal.clone();
-    if let Some(steps) = solitaire_agent::solver::solve(&deal).unwrap().steps {
+    if let Some(steps) = solitaire_agent::games::pyramid::solver::solve(&deal)
+        .unwrap()
+        .steps
+    {
         for step in steps.iter().take(steps.len() * 2 / 3) {
             s.apply(*step).unwrap();
         }

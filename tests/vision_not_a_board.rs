@@ -4,8 +4,8 @@
 
 use image::{Rgba, RgbaImage};
 use solitaire_agent::cards::{Card, Deck};
-use solitaire_agent::pyramid::State;
-use solitaire_agent::solver;
+use solitaire_agent::games::pyramid::solver;
+use solitaire_agent::games::pyramid::State;
 use solitaire_agent::table::game::{Faults, Table};
 use solitaire_agent::table::layout::{Layout, Rect};
 use solitaire_agent::table::render::Renderer;

@@ -5,7 +5,7 @@
 
 use solitaire_agent::cards::Deck;
 use solitaire_agent::cli::table::position_after;
-use solitaire_agent::pyramid::State;
+use solitaire_agent::games::pyramid::State;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::scene::{Scene, Selection};
 use solitaire_agent::table::theme::Theme;
@@ -492,7 +492,7 @@ fn read_command_times_repeated_reads_without_changing_its_output() {
 /// Deal `seed` played by its solution until at most `left` pyramid cards are left.
 fn with_few_left(seed: u64, left: usize) -> State {
     let mut state = State::deal(&Deck::shuffled(seed));
-    let steps = solitaire_agent::solver::solve(&state)
+    let steps = solitaire_agent::games::pyramid::solver::solve(&state)
         .unwrap()
         .steps
         .expect("a winnable deal");

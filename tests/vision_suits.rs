@@ -3,7 +3,7 @@
 //! beside the rank, outside the usual index corner: no card may ever be read as another card.
 
 use solitaire_agent::cards::Deck;
-use solitaire_agent::pyramid::state::State;
+use solitaire_agent::games::pyramid::state::State;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::scene::{Scene, Selection};
 use solitaire_agent::table::theme::Theme;

@@ -167,10 +167,12 @@ fn deck_file(dir: &Path, seed: u64) -> PathBuf {
 
 fn solvable(seed: u64) -> bool {
     let deck = solitaire_agent::cards::Deck::shuffled(seed);
-    solitaire_agent::solver::solve(&solitaire_agent::pyramid::State::deal(&deck))
-        .unwrap()
-        .steps
-        .is_some()
+    solitaire_agent::games::pyramid::solver::solve(&solitaire_agent::games::pyramid::State::deal(
+        &deck,
+    ))
+    .unwrap()
+    .steps
+    .is_some()
 }
 
 /// The table's log of a game the agent says it cleared: cleared once, no illegal move, no click

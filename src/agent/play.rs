@@ -5,10 +5,10 @@
 
 use crate::agent::io::Game;
 use crate::cards::{Card, Deck};
-use crate::pyramid::position::Position;
-use crate::pyramid::state::State;
-use crate::pyramid::step::Step;
-use crate::solver;
+use crate::games::pyramid::position::Position;
+use crate::games::pyramid::solver;
+use crate::games::pyramid::state::State;
+use crate::games::pyramid::step::Step;
 use crate::table::game::clicks_for;
 use crate::table::layout::Target;
 use crate::vision::calibrate::{calibrate, corners, templates_showing_suits, Corners, StockSeen};

@@ -1,14 +1,23 @@
-//! `solitaire-agent bench`: times the solver over deck files and prints a table (mean, median, p99
-//! and max per deck, states per second, peak memory), checking lengths where a file gives them.
+//! `solitaire-agent bench`: times a game's solver over deck files or seeded deals and prints a
+//! table (mean, median, p99 and max per deck, states per second, peak memory), replays every
+//! solution through the game's rules and checks lengths where a file gives them.
 
 use super::decks::{read_batch, read_deck_files, NamedDeck};
 use super::solve::{solve_in_order, Stats};
 use super::{CliResult, Failure};
+use crate::cards::Deck;
+use crate::games::Game;
 
 pub const DEFAULT_CORPUS: &str = "tests/data/decks/random-1500-optimal.tsv";
 
+/// Seeded deals a game without a corpus is timed on.
+pub const DEFAULT_SEEDS: u64 = 1000;
+
 pub struct BenchArgs {
+    pub game: &'static dyn Game,
     pub files: Vec<String>,
+    /// Time seeded deals 1..=N instead of files.
+    pub seeds: Option<u64>,
     pub threads: usize,
 }
 
@@ -20,16 +29,35 @@ struct Row {
     /// Whether the file gave an expected length to check.
     checked: bool,
     mismatch: Option<String>,
+    /// Why the solution did not replay to a cleared board, if it did not.
+    replay: Option<String>,
 }
 
 pub fn run(args: BenchArgs) -> CliResult {
-    let files = if args.files.is_empty() {
-        vec![DEFAULT_CORPUS.to_string()]
-    } else {
-        args.files.clone()
+    let seeds = match (args.seeds, args.files.is_empty(), args.game.name()) {
+        (Some(_), false, _) => {
+            return Err(Failure::input(
+                "give either deck files or --seeds N, not both",
+            ))
+        }
+        (Some(n), true, _) => Some(n),
+        (None, true, "pyramid") => None,
+        (None, true, _) => Some(DEFAULT_SEEDS),
+        (None, false, _) => None,
     };
-    let mut decks: Vec<NamedDeck> = Vec::new();
-    for file in &files {
+    let files = match seeds {
+        Some(n) => vec![format!("seeded deals 1-{n}")],
+        None if args.files.is_empty() => vec![DEFAULT_CORPUS.to_string()],
+        None => args.files.clone(),
+    };
+    let mut decks: Vec<NamedDeck> = (1..=seeds.unwrap_or(0))
+        .map(|seed| NamedDeck {
+            source: format!("seed {seed}"),
+            deck: Deck::shuffled(seed),
+            extra: None,
+        })
+        .collect();
+    for file in files.iter().filter(|_| seeds.is_none()) {
         // A batch file has one deck per line; otherwise the file is one deck in any layout.
         match read_batch(file) {
             Ok(batch) => decks.extend(batch),
@@ -40,19 +68,27 @@ pub fn run(args: BenchArgs) -> CliResult {
         }
     }
     eprintln!(
-        "solving {} decks on {} threads...",
+        "solving {} {} decks on {} threads...",
         decks.len(),
+        args.game.name(),
         args.threads
     );
     let mut rows = Vec::with_capacity(decks.len());
     let wall = std::time::Instant::now();
-    solve_in_order(&decks, args.threads, |i, s| {
+    solve_in_order(args.game, &decks, args.threads, |i, s| {
         let expected = decks[i]
             .extra
             .as_deref()
             .and_then(|e| e.parse::<usize>().ok());
         let got = s.length().unwrap_or(0);
+        let replay = s.steps.as_ref().and_then(|steps| {
+            args.game
+                .replay(&decks[i].deck, steps)
+                .err()
+                .map(|e| format!("{}: {e}", decks[i].source))
+        });
         rows.push(Row {
+            replay,
             millis: s.millis,
             states: s.states,
             solvable: s.is_solvable(),
@@ -71,7 +107,8 @@ pub fn run(args: BenchArgs) -> CliResult {
         .map(|(i, _)| i);
 
     println!(
-        "Solver benchmark: {} ({} threads), wall time {:.2} s",
+        "Solver benchmark, {}: {} ({} threads), wall time {:.2} s",
+        args.game.name(),
         files.join(", "),
         args.threads,
         wall
@@ -119,7 +156,17 @@ pub fn run(args: BenchArgs) -> CliResult {
         Some(bytes) => println!("peak memory of the process (VmHWM): {}", mib(bytes)),
         None => println!("peak memory of the process: not available on this system"),
     }
-    let mismatches: Vec<&String> = rows.iter().filter_map(|r| r.mismatch.as_ref()).collect();
+    let solved = rows.iter().filter(|r| r.solvable).count();
+    let replay_failures: Vec<&String> = rows.iter().filter_map(|r| r.replay.as_ref()).collect();
+    println!(
+        "solutions replayed through the rules: {} of {solved} clear the board",
+        solved - replay_failures.len()
+    );
+    let mismatches: Vec<&String> = rows
+        .iter()
+        .filter_map(|r| r.mismatch.as_ref())
+        .chain(replay_failures.iter().copied())
+        .collect();
     let checked = rows.iter().filter(|r| r.checked).count();
     if checked > 0 {
         println!(
@@ -133,7 +180,7 @@ pub fn run(args: BenchArgs) -> CliResult {
         }
         return Err(Failure {
             message: format!(
-                "{} decks did not get their expected length",
+                "{} decks did not get their expected length or did not replay",
                 mismatches.len()
             ),
             status: 1,

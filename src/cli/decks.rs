@@ -31,7 +31,7 @@ pub fn read_deck_files(paths: &[String]) -> Result<Vec<NamedDeck>, Failure> {
     let mut errors = Vec::new();
     for path in paths {
         match read_text(path)
-            .and_then(|t| Deck::parse(&t).map_err(|e| Failure::input(format!("{path}: {e}"))))
+            .and_then(|t| parse_known(&t).map_err(|e| Failure::input(format!("{path}: {e}"))))
         {
             Ok(deck) => decks.push(NamedDeck {
                 source: path.clone(),
@@ -59,7 +59,7 @@ pub fn read_batch(path: &str) -> Result<Vec<NamedDeck>, Failure> {
         }
         let mut columns = line.split('\t');
         let first = columns.next().unwrap_or("");
-        match Deck::parse(first) {
+        match parse_known(first) {
             Ok(deck) => decks.push(NamedDeck {
                 source: format!("{path}:{}", n + 1),
                 deck,
@@ -81,4 +81,22 @@ pub fn read_batch(path: &str) -> Result<Vec<NamedDeck>, Failure> {
         return Err(Failure::input(format!("{path}: no decks in the file")));
     }
     Ok(decks)
+}
+
+/// Parses a deck whose every card is known. A card written `??` (face down, not yet seen) gets its
+/// own message: solving needs every card, and the agent learns face-down cards by play.
+pub fn parse_known(text: &str) -> Result<Deck, String> {
+    let unknown = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .flat_map(|l| l.split(|c: char| c.is_whitespace() || ",;|".contains(c)))
+        .filter(|w| *w == "??")
+        .count();
+    if unknown > 0 {
+        return Err(format!(
+            "{unknown} cards are unknown (`??`): solving needs every card of the deal; the agent \
+learns face-down cards by uncovering them, then pressing Undo board"
+        ));
+    }
+    Deck::parse(text).map_err(|e| e.to_string())
 }

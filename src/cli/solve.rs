@@ -3,12 +3,12 @@
 
 use super::decks::{read_batch, read_deck_files, NamedDeck};
 use super::{CliResult, Failure};
-use crate::pyramid::State;
-use crate::solver::{solve, Solution};
+use crate::games::{Answer, Game};
 use std::io::{IsTerminal, Write};
 use std::sync::mpsc;
 
 pub struct SolveArgs {
+    pub game: &'static dyn Game,
     pub files: Vec<String>,
     pub batch: Option<String>,
     pub json: bool,
@@ -38,7 +38,7 @@ pub fn run(args: SolveArgs) -> CliResult {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let wall = std::time::Instant::now();
-    solve_in_order(&decks, args.threads, |i, solution| {
+    solve_in_order(args.game, &decks, args.threads, |i, solution| {
         let deck = &decks[i];
         times.push(solution.millis);
         solvable += solution.is_solvable() as usize;
@@ -73,7 +73,12 @@ pub fn run(args: SolveArgs) -> CliResult {
 }
 
 /// Solves every deck on `threads` threads and hands the answers over in input order.
-pub fn solve_in_order(decks: &[NamedDeck], threads: usize, mut each: impl FnMut(usize, Solution)) {
+pub fn solve_in_order(
+    game: &dyn Game,
+    decks: &[NamedDeck],
+    threads: usize,
+    mut each: impl FnMut(usize, Answer),
+) {
     use rayon::prelude::*;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -87,9 +92,7 @@ pub fn solve_in_order(decks: &[NamedDeck], threads: usize, mut each: impl FnMut(
                     .par_iter()
                     .enumerate()
                     .for_each_with(tx, |tx, (i, d)| {
-                        let solution =
-                            solve(&State::deal(&d.deck)).expect("a dealt deck is a valid position");
-                        let _ = tx.send((i, solution));
+                        let _ = tx.send((i, game.solve(&d.deck)));
                     })
             })
         });
@@ -117,17 +120,12 @@ struct JsonAnswer {
 }
 
 /// The JSON line of the contract.
-pub fn json_line(deck: &NamedDeck, solution: &Solution) -> String {
+pub fn json_line(deck: &NamedDeck, solution: &Answer) -> String {
     let answer = JsonAnswer {
         deck: deck.deck.to_string(),
         solvable: solution.is_solvable(),
         length: solution.length(),
-        steps: solution
-            .steps
-            .iter()
-            .flatten()
-            .map(|s| s.to_string())
-            .collect(),
+        steps: solution.steps.clone().unwrap_or_default(),
         states: solution.states,
         millis: (solution.millis * 1000.0).round() / 1000.0,
     };
@@ -135,7 +133,7 @@ pub fn json_line(deck: &NamedDeck, solution: &Solution) -> String {
 }
 
 /// The human-readable report: the length and numbered steps, or that no solution exists.
-pub fn text_report(deck: &NamedDeck, solution: &Solution) -> String {
+pub fn text_report(deck: &NamedDeck, solution: &Answer) -> String {
     let stats = format!("{} states, {:.1} ms", solution.states, solution.millis);
     match &solution.steps {
         None => format!("{}: no solution exists ({stats})", deck.source),

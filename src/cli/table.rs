@@ -4,8 +4,8 @@
 use super::decks::read_text;
 use super::{CliResult, Failure};
 use crate::cards::Deck;
-use crate::pyramid::state::State;
-use crate::pyramid::step::parse_steps;
+use crate::games::pyramid::state::State;
+use crate::games::pyramid::step::parse_steps;
 use crate::table::game::{DealSource, Faults, Table};
 use crate::table::render::Renderer;
 use crate::table::scene::{status_line, Scene, Selection};

@@ -4,7 +4,7 @@
 
 use crate::agent::play::{Report, Watch};
 use crate::cards::{Card, Rank, Suit};
-use crate::pyramid::step::Step;
+use crate::games::pyramid::step::Step;
 use crate::table::layout::Rect;
 use crate::vision::calibrate::Corners;
 use crate::vision::groups::Groups;

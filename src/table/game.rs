@@ -3,9 +3,9 @@
 //! in (milliseconds since the table opened), so tests drive it without a clock or a display.
 
 use crate::cards::{Card, Deck, SplitMix64};
-use crate::pyramid::position::Position;
-use crate::pyramid::state::{Place, State};
-use crate::pyramid::step::Step;
+use crate::games::pyramid::position::Position;
+use crate::games::pyramid::state::{Place, State};
+use crate::games::pyramid::step::Step;
 use crate::table::layout::{Layout, Target};
 use crate::table::scene::{status_line, Flight, Scene, Selection};
 

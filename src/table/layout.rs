@@ -2,7 +2,7 @@
 //! slots, the stock, the waste, the toolbar buttons, the status line and the Undo-board dialog.
 //! The renderer draws from it and clicks are hit-tested against it, so picture and clicks always agree.
 
-use crate::pyramid::position::{Position, PYRAMID_SIZE};
+use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
 
 /// Horizontal distance between neighbouring pyramid cards, in card widths.
 pub const COLUMN_STEP: f32 = 1.12;

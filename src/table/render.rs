@@ -87,9 +87,9 @@ impl Renderer {
             if let Some(card) = card {
                 paint::draw_pixmap(&mut pm, faces.card(*card), slot.x, slot.y);
                 if scene.selected
-                    == Some(Selection::Pyramid(crate::pyramid::position::Position(
-                        i as u8,
-                    )))
+                    == Some(Selection::Pyramid(
+                        crate::games::pyramid::position::Position(i as u8),
+                    ))
                 {
                     highlight(&mut pm, slot, layout);
                 }

@@ -2,8 +2,8 @@
 //! selection, the dialog and the status line. The table model builds it; the renderer only draws it.
 
 use crate::cards::Card;
-use crate::pyramid::position::{Position, PYRAMID_SIZE};
-use crate::pyramid::state::{State, MAX_RECYCLES};
+use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
+use crate::games::pyramid::state::{State, MAX_RECYCLES};
 
 /// What is selected (highlighted) on the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

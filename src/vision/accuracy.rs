@@ -5,7 +5,7 @@
 //! the table; tests/vision_read.rs holds the sizes where reading is exact to it.
 
 use crate::cards::{Card, Deck};
-use crate::pyramid::{Position, State, Step};
+use crate::games::pyramid::{Position, State, Step};
 use crate::table::render::Renderer;
 use crate::table::scene::{Scene, Selection};
 use crate::vision::calibrate::calibrate;
@@ -63,7 +63,7 @@ pub fn calibrate_rendered_at(
 pub fn positions(seed: u64) -> Vec<(State, Option<Selection>)> {
     let deal = State::deal(&Deck::shuffled(seed));
     let mut out = vec![(deal.clone(), Some(Selection::Pyramid(Position(24))))];
-    if let Ok(Some(steps)) = crate::solver::solve(&deal).map(|s| s.steps) {
+    if let Ok(Some(steps)) = crate::games::pyramid::solver::solve(&deal).map(|s| s.steps) {
         let mut s = deal.clone();
         for step in steps.iter().take(steps.len() / 2) {
             s.apply(*step).expect("a solution's step is legal");

@@ -7,7 +7,7 @@
 //! cards over it) are cut too.
 
 use crate::cards::{Card, Deck, Suit};
-use crate::pyramid::position::Position;
+use crate::games::pyramid::position::Position;
 use crate::vision::edges::Edges;
 use crate::vision::label_check;
 use crate::vision::locate::{locate, Located};

@@ -3,7 +3,7 @@
 //! the stock and the waste at any window size and display scale. Also finds the buttons the agent
 //! presses, and tells a picture that is not a table (mostly black, blank, no pyramid) from one that is.
 
-use crate::pyramid::position::{Position, PYRAMID_SIZE};
+use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
 use crate::table::layout::Rect;
 use crate::vision::edges::Edges;
 use crate::vision::profile::{Controls, Profile};

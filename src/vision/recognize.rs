@@ -10,7 +10,7 @@
 //! and corner lie is `card_edges`'.
 
 use crate::cards::Card;
-use crate::pyramid::position::{Position, PYRAMID_SIZE};
+use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
 use crate::table::layout::Rect;
 use crate::vision::edges::Edges;
 use crate::vision::locate::Located;

@@ -6,7 +6,7 @@
 pub mod desktop;
 
 use solitaire_agent::cards::Deck;
-use solitaire_agent::pyramid::{State, Step};
+use solitaire_agent::games::pyramid::{State, Step};
 use std::path::PathBuf;
 
 pub fn deck_path(name: &str) -> PathBuf {

@@ -4,7 +4,7 @@
 //! A shape is the set of positions still holding a card (28 bit flags). A card can only be removed
 //! after the two cards covering it, so only 1430 of the 2^28 sets occur.
 
-use crate::pyramid::{Position, PYRAMID_SIZE};
+use crate::games::pyramid::{Position, PYRAMID_SIZE};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 

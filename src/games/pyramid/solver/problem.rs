@@ -14,7 +14,7 @@
 
 use super::shapes::{ShapeId, Shapes, EMPTY_SHAPE};
 use crate::cards::Card;
-use crate::pyramid::{State, PYRAMID_SIZE};
+use crate::games::pyramid::{State, PYRAMID_SIZE};
 
 pub type Key = u64;
 

@@ -13,7 +13,7 @@
 use super::problem::*;
 use super::shapes::{ShapeId, Shapes};
 use super::visited::{Visited, BATCH, MAX_G};
-use crate::pyramid::{Step, PYRAMID_SIZE};
+use crate::games::pyramid::{Step, PYRAMID_SIZE};
 
 /// How a state was reached: kind in bits 12..14, removed slots in bits 0..6 and 6..12 (63 = none).
 /// Kinds: draw, recycle, removal, and removal that took the stock's top card (held in slot `b`).

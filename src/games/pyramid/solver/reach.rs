@@ -22,7 +22,7 @@
 use super::problem::*;
 use super::shapes::{ShapeId, Shapes, EMPTY_SHAPE};
 use super::visited::{Visited, BATCH};
-use crate::pyramid::PYRAMID_SIZE;
+use crate::games::pyramid::PYRAMID_SIZE;
 
 const POSITIONS: usize = 3 * (STOCK_SLOTS + 1);
 
@@ -416,7 +416,7 @@ fn take(
 mod tests {
     use super::*;
     use crate::cards::Deck;
-    use crate::pyramid::State;
+    use crate::games::pyramid::State;
 
     /// Where the stock's index stands in a position: recycles used, and the slot of the stock's top
     /// card in the deal's stock order (24 when the stock is empty).
@@ -455,7 +455,7 @@ mod tests {
         for seed in 0..60 {
             let deal = State::deal(&Deck::shuffled(seed));
             let found = reach(&Problem::new(&deal));
-            let solution = crate::solver::solve(&deal).unwrap();
+            let solution = crate::games::pyramid::solver::solve(&deal).unwrap();
             assert_eq!(found.solvable, solution.is_solvable(), "deal {seed}");
             let Some(steps) = solution.steps else {
                 assert_eq!(found.earliest_goal, None);

@@ -24,7 +24,7 @@ mod search;
 pub mod shapes;
 mod visited;
 
-use crate::pyramid::{State, StateError, Step};
+use crate::games::pyramid::{State, StateError, Step};
 use std::time::Instant;
 
 /// The answer for one position.

@@ -1,0 +1,69 @@
+//! The games the project plays, one module each (its rules, solver and, for Pyramid so far, the
+//! table and the agent's reading of it), and the registry that commands pick a game from by name.
+//!
+//! Commands speak to a game through [`Game`]: what a deck deals, the fewest steps that clear it,
+//! and a replay of steps through the game's own rules (separate from its solver). Adding a game is
+//! adding a module and an entry in [`GAMES`].
+
+pub mod pyramid;
+pub mod tripeaks;
+
+use crate::cards::Deck;
+
+/// One deal's answer, in the terms every game shares.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// A shortest sequence of steps (as the game writes them) that wins, or `None` when none does.
+    pub steps: Option<Vec<String>>,
+    /// Positions the search expanded.
+    pub states: u64,
+    /// Bytes of the search's main structures at their largest.
+    pub peak_bytes: usize,
+    /// Wall time of the search, in milliseconds.
+    pub millis: f64,
+}
+
+impl Answer {
+    pub fn is_solvable(&self) -> bool {
+        self.steps.is_some()
+    }
+    pub fn length(&self) -> Option<usize> {
+        self.steps.as_ref().map(Vec::len)
+    }
+}
+
+/// What commands need of a game.
+pub trait Game: Sync {
+    /// The name `--game` takes.
+    fn name(&self) -> &'static str;
+    /// How a deck file of this game is laid out, for help and messages.
+    fn deck_layout(&self) -> &'static str;
+    /// The fewest steps that win the Board challenge from the deal, or proof that none do.
+    fn solve(&self, deck: &Deck) -> Answer;
+    /// Plays `steps` from the deal through the game's rules: `Ok` when every step is legal and
+    /// the board ends cleared, otherwise which step failed and why.
+    fn replay(&self, deck: &Deck, steps: &[String]) -> Result<(), String>;
+}
+
+/// Every game, the default first.
+pub static GAMES: [&dyn Game; 2] = [&pyramid::Pyramid, &tripeaks::TriPeaks];
+
+/// The game named `name` (as `--game` takes it), or a message listing the names.
+pub fn find(name: &str) -> Result<&'static dyn Game, String> {
+    GAMES
+        .iter()
+        .copied()
+        .find(|g| g.name().eq_ignore_ascii_case(name))
+        .ok_or_else(|| {
+            let names: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
+            format!("unknown game `{name}`: the games are {}", names.join(", "))
+        })
+}
+
+/// Parses each step with `parse`, or names the first that is not a step.
+pub fn parse_each<S>(
+    steps: &[String],
+    parse: impl Fn(&str) -> Result<S, String>,
+) -> Result<Vec<S>, String> {
+    steps.iter().map(|s| parse(s)).collect()
+}

@@ -1,0 +1,282 @@
+//! The optimal TriPeaks solver: the fewest steps that clear the tableau from any position, or
+//! proof that none exists.
+//!
+//! Every tableau card left costs exactly one step, so a shortest solution is one with the fewest
+//! draws. The search runs in layers, one per draw: layer d holds every position reachable with d
+//! draws, found by playing cards from the positions the draw into layer d starts from (each
+//! distinct set of remaining cards in layer d−1, with the stock's next card on the waste). The
+//! first layer in which the tableau empties gives the answer; if the stock runs out first, no
+//! solution exists.
+//!
+//! A position within a layer is the set of tableau cards left (28 bits) and which card is on the
+//! waste: the tableau card played last, or the card the layer began with. Each position keeps the
+//! one it was reached from, so the steps are read back from the last layer to the first. The
+//! rules code in `state` is not used here; tests replay every solution through it.
+
+use super::layout::{cover_masks, TABLEAU};
+use super::state::State;
+use super::step::Step;
+use crate::cards::Card;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
+
+/// The answer for one position.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// A shortest sequence of steps that clears the tableau, or `None` when none does.
+    pub steps: Option<Vec<Step>>,
+    /// Positions expanded by the search.
+    pub states: u64,
+    /// Bytes of the search's tables at their largest.
+    pub peak_bytes: usize,
+    /// Wall time of the search, in milliseconds.
+    pub millis: f64,
+}
+
+/// The waste code of the card a layer starts with (not a tableau card played in the layer).
+const LAYER_CARD: u64 = 31;
+
+/// A position within a layer: the cards left and the waste's card.
+fn key(left: u32, top: u64) -> u64 {
+    (left as u64) | (top << 32)
+}
+fn left_of(key: u64) -> u32 {
+    key as u32
+}
+fn top_of(key: u64) -> u64 {
+    key >> 32
+}
+
+/// A multiply-shift hash for the packed keys (std's SipHash is needlessly slow here).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        let x = (n ^ (n >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.0 = x ^ (x >> 32);
+    }
+}
+
+/// Each position of a layer and the one it was reached from (`None`: the layer's start).
+type Layer = HashMap<u64, Option<u64>, BuildHasherDefault<KeyHasher>>;
+
+/// Solves from any position.
+pub fn solve(state: &State) -> Solution {
+    let t0 = Instant::now();
+    let covers = cover_masks();
+    let tableau: Vec<Option<Card>> = state.tableau().to_vec();
+    let left0: u32 = (0..TABLEAU)
+        .filter(|&i| tableau[i].is_some())
+        .fold(0, |m, i| m | (1 << i));
+    let ranks: Vec<u8> = tableau.iter().map(|c| c.map_or(0, |c| c.value())).collect();
+    // The card each layer begins with: the waste's top now, then each stock card in turn.
+    let layer_cards: Vec<Option<Card>> = std::iter::once(state.waste_top())
+        .chain(state.stock().iter().copied().map(Some))
+        .collect();
+
+    if left0 == 0 {
+        return Solution {
+            steps: Some(Vec::new()),
+            states: 0,
+            peak_bytes: 0,
+            millis: t0.elapsed().as_secs_f64() * 1000.0,
+        };
+    }
+    let mut layers: Vec<Layer> = Vec::new();
+    let mut states = 0u64;
+    let mut peak_bytes = 0usize;
+    let mut starts: Vec<u32> = vec![left0];
+    let mut found = None;
+    'layers: for (d, layer_card) in layer_cards.iter().enumerate() {
+        let layer_rank = layer_card.map_or(0, |c| c.value());
+        let mut layer = Layer::default();
+        let mut stack: Vec<u64> = Vec::new();
+        for &left in &starts {
+            let k = key(left, LAYER_CARD);
+            layer.insert(k, None);
+            stack.push(k);
+        }
+        while let Some(k) = stack.pop() {
+            states += 1;
+            let (left, top) = (left_of(k), top_of(k));
+            let top_rank = if top == LAYER_CARD {
+                layer_rank
+            } else {
+                ranks[top as usize]
+            };
+            if top_rank == 0 {
+                continue;
+            }
+            let mut free = left;
+            while free != 0 {
+                let i = free.trailing_zeros() as usize;
+                free &= free - 1;
+                if covers[i] & left != 0 {
+                    continue;
+                }
+                let diff = ranks[i].abs_diff(top_rank);
+                if diff != 1 && diff != 12 {
+                    continue;
+                }
+                let next = key(left & !(1 << i), i as u64);
+                if layer.contains_key(&next) {
+                    continue;
+                }
+                layer.insert(next, Some(k));
+                if left_of(next) == 0 {
+                    found = Some(next);
+                    layers.push(layer);
+                    break 'layers;
+                }
+                stack.push(next);
+            }
+        }
+        // The next layer starts from every distinct set of cards left here.
+        let mut next: Vec<u32> = layer.keys().map(|&k| left_of(k)).collect();
+        next.sort_unstable();
+        next.dedup();
+        starts = next;
+        peak_bytes = peak_bytes.max(
+            layers.iter().map(|l| l.capacity() * 24).sum::<usize>()
+                + layer.capacity() * 24
+                + starts.capacity() * 4,
+        );
+        layers.push(layer);
+        if d + 1 == layer_cards.len() {
+            break;
+        }
+    }
+    let steps = found.map(|end| read_back(&layers, end, &tableau));
+    peak_bytes = peak_bytes.max(layers.iter().map(|l| l.capacity() * 24).sum::<usize>());
+    Solution {
+        steps,
+        states,
+        peak_bytes,
+        millis: t0.elapsed().as_secs_f64() * 1000.0,
+    }
+}
+
+/// The steps from the search's start to `end` in the last layer.
+fn read_back(layers: &[Layer], end: u64, tableau: &[Option<Card>]) -> Vec<Step> {
+    let mut steps = Vec::new();
+    let mut k = end;
+    for d in (0..layers.len()).rev() {
+        // Within the layer: each position's card was played from the one before it.
+        while let Some(&Some(from)) = layers[d].get(&k) {
+            let card = tableau[top_of(k) as usize].expect("a played card was in the tableau");
+            steps.push(Step::Play(card));
+            k = from;
+        }
+        if d > 0 {
+            // The layer began with a draw from a position of the layer before with the same
+            // cards left (any of them: they are all reachable with d−1 draws).
+            steps.push(Step::Draw);
+            let left = left_of(k);
+            k = *layers[d - 1]
+                .keys()
+                .find(|&&p| left_of(p) == left)
+                .expect("a layer's start comes from the layer before");
+        }
+    }
+    steps.reverse();
+    steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::Deck;
+
+    /// The fewest steps by plain breadth-first search over the rules' own states.
+    fn shortest_by_rules(start: &State) -> Option<usize> {
+        let mut seen = std::collections::HashSet::new();
+        let mut frontier = vec![start.clone()];
+        for depth in 0.. {
+            if frontier.is_empty() {
+                return None;
+            }
+            let mut next = Vec::new();
+            for s in frontier {
+                if s.is_cleared() {
+                    return Some(depth);
+                }
+                for step in s.legal_steps() {
+                    let mut t = s.clone();
+                    t.apply(step).unwrap();
+                    if seen.insert((t.tableau().to_vec(), t.stock().len(), t.waste_top())) {
+                        next.push(t);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        unreachable!()
+    }
+
+    #[test]
+    fn lengths_match_breadth_first_search_over_the_rules() {
+        // Mid-game positions with few cards left, reached by a seeded random line of play.
+        let mut compared = (0, 0);
+        for seed in 1..=60u64 {
+            let mut s = State::deal(&Deck::shuffled(seed));
+            let mut rng = crate::cards::SplitMix64(seed);
+            while s.tableau().iter().flatten().count() > 9 {
+                let steps = s.legal_steps();
+                let plays: Vec<Step> = steps.iter().copied().filter(|&t| t != Step::Draw).collect();
+                let pick = if plays.is_empty() { steps } else { plays };
+                if pick.is_empty() {
+                    break;
+                }
+                s.apply(pick[rng.next_u64() as usize % pick.len()]).unwrap();
+            }
+            let expected = shortest_by_rules(&s);
+            let got = solve(&s);
+            assert_eq!(got.steps.as_ref().map(Vec::len), expected, "seed {seed}");
+            if let Some(steps) = got.steps {
+                let mut t = s.clone();
+                t.replay(&steps).unwrap();
+                assert!(t.is_cleared());
+            }
+            if expected.is_some() {
+                compared.0 += 1
+            } else {
+                compared.1 += 1
+            }
+        }
+        assert!(
+            compared.0 > 5 && compared.1 > 5,
+            "both kinds compared: {compared:?}"
+        );
+    }
+
+    #[test]
+    fn solutions_replay_and_clear_and_none_is_shorter_by_a_draw() {
+        let mut solved = 0;
+        for seed in 1..=30 {
+            let deal = State::deal(&Deck::shuffled(seed));
+            let solution = solve(&deal);
+            if let Some(steps) = &solution.steps {
+                let mut s = deal.clone();
+                s.replay(steps).unwrap();
+                assert!(s.is_cleared(), "seed {seed}");
+                let draws = steps.iter().filter(|&&s| s == Step::Draw).count();
+                assert_eq!(steps.len(), 28 + draws);
+                solved += 1;
+            }
+        }
+        assert!(
+            solved > 10,
+            "most deals are winnable with every card known: {solved}"
+        );
+    }
+}
