@@ -91,7 +91,9 @@ fn located_slots_match_the_table_layout() {
                     let b = find_buttons(&frame, &e, &profile);
                     let inside =
                         |p: Option<(i32, i32)>, r: Rect| p.is_some_and(|(x, y)| r.contains(x, y));
-                    if !inside(b.undo_board, layout.undo_board) || !inside(b.undo, layout.undo) {
+                    if !inside(b.undo_board, layout.chrome.undo_board)
+                        || !inside(b.undo, layout.chrome.undo)
+                    {
                         failures.push(format!("{tag}: buttons {b:?}"));
                     }
                 }
@@ -131,10 +133,10 @@ fn the_dialog_is_seen_only_when_it_is_open() {
                     scene.dialog = true;
                     let open = r.render(&scene, &layout);
                     match dialog_ok_button(&open) {
-                        Some((x, y)) if layout.ok.contains(x, y) => {}
+                        Some((x, y)) if layout.chrome.ok.contains(x, y) => {}
                         other => failures.push(format!(
                             "{tag}: dialog open, OK found at {other:?}, not in {:?}",
-                            layout.ok
+                            layout.chrome.ok
                         )),
                     }
                 }

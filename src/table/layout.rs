@@ -3,6 +3,7 @@
 //! The renderer draws from it and clicks are hit-tested against it, so picture and clicks always agree.
 
 use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
+use crate::table::chrome::{Button, Chrome};
 
 /// Horizontal distance between neighbouring pyramid cards, in card widths.
 pub const COLUMN_STEP: f32 = 1.12;
@@ -61,6 +62,16 @@ pub enum Target {
 }
 
 impl Target {
+    pub fn of_button(button: Button) -> Target {
+        match button {
+            Button::Undo => Target::Undo,
+            Button::UndoBoard => Target::UndoBoard,
+            Button::NewDeal => Target::NewDeal,
+            Button::Ok => Target::Ok,
+            Button::Cancel => Target::Cancel,
+        }
+    }
+
     /// The name used in the event log: `pyramid:12`, `stock`, `waste`, `undo`, `undo_board`, `ok`,
     /// `cancel`, `new_deal` or `none`.
     pub fn log_name(&self) -> String {
@@ -85,55 +96,27 @@ pub struct Layout {
     pub height: u32,
     /// Display scale (1.0–2.5) as on Windows: it enlarges the toolbar, the text and the status line.
     pub scale: f32,
-    /// Pixels per unit of the toolbar, text and dialog.
-    pub ui: f32,
+    /// The toolbar, status line and dialog around the cards.
+    pub chrome: Chrome,
     pub card_w: i32,
     pub card_h: i32,
-    pub toolbar: Rect,
-    pub status: Rect,
-    pub undo: Rect,
-    pub undo_board: Rect,
-    pub new_deal: Rect,
     pub slots: [Rect; PYRAMID_SIZE],
     pub stock: Rect,
     pub waste: Rect,
     /// Where removed cards fly to.
     pub discard: Rect,
-    pub dialog: Rect,
-    pub ok: Rect,
-    pub cancel: Rect,
-    /// Size of a font pixel for toolbar and status text.
-    pub text_px: f32,
 }
-
-/// Labels of the toolbar buttons, in order.
-pub const BUTTON_LABELS: [&str; 3] = ["UNDO", "UNDO BOARD", "NEW DEAL"];
 
 impl Layout {
     /// The layout of a `width`×`height` window at display `scale`, for cards whose height is
     /// `aspect` times their width.
     pub fn new(width: u32, height: u32, scale: f32, aspect: f32) -> Layout {
-        let (wf, hf) = (width as f32, height as f32);
-        let ui = scale * (wf / 1440.0).min(hf / 900.0).clamp(0.5, 3.0);
-        let text_px = (2.0 * ui).round().max(1.0);
-        let bar_h = (7.0 * text_px + 16.0 * ui).round() as i32;
-        let toolbar = Rect::new(0, 0, width as i32, bar_h);
-        let status_h = (7.0 * text_px + 12.0 * ui).round() as i32;
-        let status = Rect::new(0, height as i32 - status_h, width as i32, status_h);
-
-        let mut x = (10.0 * ui).round() as i32;
-        let pad = (10.0 * ui).round() as i32;
-        let button_h = bar_h - (8.0 * ui).round() as i32;
-        let mut buttons = [Rect::new(0, 0, 0, 0); 3];
-        for (i, label) in BUTTON_LABELS.iter().enumerate() {
-            let w = (super::font::text_width(label) as f32 * text_px).round() as i32 + 2 * pad;
-            buttons[i] = Rect::new(x, (bar_h - button_h) / 2, w, button_h);
-            x += w + pad;
-        }
+        let wf = width as f32;
+        let chrome = Chrome::new(width, height, scale);
 
         // The board: pyramid, then stock and waste, centred in the space between the bars.
-        let area_top = toolbar.bottom();
-        let area_h = (status.y - area_top).max(1) as f32;
+        let (area_top, area_h) = chrome.board_area();
+        let area_h = area_h as f32;
         let units_w = 6.0 * COLUMN_STEP + 1.0 + 2.0 * MARGIN_X;
         let units_h = 2.0 * MARGIN_Y + 6.0 * ROW_STEP + 2.0 * aspect + PILE_GAP;
         let card_w = (wf / units_w).min(area_h / units_h).floor().max(8.0);
@@ -172,36 +155,17 @@ impl Layout {
             card_w as i32,
             card_h as i32,
         );
-
-        let dw = (280.0 * ui).round() as i32;
-        let dh = (110.0 * ui).round() as i32;
-        let dialog = Rect::new((width as i32 - dw) / 2, (height as i32 - dh) / 2, dw, dh);
-        let bw = (90.0 * ui).round() as i32;
-        let bh = button_h;
-        let by = dialog.bottom() - bh - (14.0 * ui).round() as i32;
-        let ok = Rect::new(dialog.x + dw / 2 - bw - pad / 2, by, bw, bh);
-        let cancel = Rect::new(dialog.x + dw / 2 + pad / 2, by, bw, bh);
-
         Layout {
             width,
             height,
             scale,
-            ui,
+            chrome,
             card_w: card_w as i32,
             card_h: card_h as i32,
-            toolbar,
-            status,
-            undo: buttons[0],
-            undo_board: buttons[1],
-            new_deal: buttons[2],
             slots,
             stock,
             waste,
             discard,
-            dialog,
-            ok,
-            cancel,
-            text_px,
         }
     }
 
@@ -215,23 +179,11 @@ impl Layout {
         dialog_open: bool,
         present: impl Fn(Position) -> bool,
     ) -> Target {
+        if let Some(button) = self.chrome.button_at(x, y, dialog_open) {
+            return Target::of_button(button);
+        }
         if dialog_open {
-            return if self.ok.contains(x, y) {
-                Target::Ok
-            } else if self.cancel.contains(x, y) {
-                Target::Cancel
-            } else {
-                Target::None
-            };
-        }
-        if self.undo.contains(x, y) {
-            return Target::Undo;
-        }
-        if self.undo_board.contains(x, y) {
-            return Target::UndoBoard;
-        }
-        if self.new_deal.contains(x, y) {
-            return Target::NewDeal;
+            return Target::None;
         }
         for p in Position::all().collect::<Vec<_>>().into_iter().rev() {
             if present(p) && self.slots[p.index()].contains(x, y) {
@@ -260,11 +212,11 @@ impl Layout {
             }
             Target::Stock => self.stock,
             Target::Waste => self.waste,
-            Target::Undo => self.undo,
-            Target::UndoBoard => self.undo_board,
-            Target::NewDeal => self.new_deal,
-            Target::Ok => self.ok,
-            Target::Cancel => self.cancel,
+            Target::Undo => self.chrome.undo,
+            Target::UndoBoard => self.chrome.undo_board,
+            Target::NewDeal => self.chrome.new_deal,
+            Target::Ok => self.chrome.ok,
+            Target::Cancel => self.chrome.cancel,
             Target::None => return None,
         };
         Some(r.centre())
@@ -286,21 +238,21 @@ mod tests {
         ] {
             for scale in [1.0, 1.5, 2.5] {
                 let l = Layout::new(w, h, scale, 1.55);
-                let all = l
-                    .slots
-                    .iter()
-                    .chain([&l.stock, &l.waste, &l.new_deal, &l.ok]);
+                let all =
+                    l.slots
+                        .iter()
+                        .chain([&l.stock, &l.waste, &l.chrome.new_deal, &l.chrome.ok]);
                 for r in all {
                     assert!(
                         r.x >= 0 && r.y >= 0 && r.right() <= w as i32,
                         "{w}x{h}@{scale}: {r:?}"
                     );
                     assert!(
-                        r.bottom() <= l.status.y || r == &l.ok,
+                        r.bottom() <= l.chrome.status.y || r == &l.chrome.ok,
                         "{w}x{h}@{scale}: {r:?}"
                     );
                 }
-                assert!(l.slots[0].y >= l.toolbar.bottom());
+                assert!(l.slots[0].y >= l.chrome.toolbar.bottom());
                 assert!(l.card_w >= 30, "{w}x{h}@{scale}: cards {} wide", l.card_w);
             }
         }

@@ -1,0 +1,288 @@
+//! What every game's practice table shares around its cards: the felt, the toolbar with Undo,
+//! Undo board and New deal, the status line, the Undo board dialog with OK and Cancel, and the
+//! marks drawn on cards and piles (a selection, an empty pile). Geometry and drawing both, so that
+//! each game's layout and renderer only place and draw its own cards.
+
+use crate::table::layout::Rect;
+use crate::table::paint::{self, Rgba};
+use resvg::tiny_skia::Pixmap;
+
+const FELT_CENTRE: [f32; 3] = [46.0, 128.0, 70.0];
+const FELT_EDGE: [f32; 3] = [18.0, 78.0, 42.0];
+const BAR: Rgba = Rgba(24, 44, 32, 255);
+const BUTTON: Rgba = Rgba(222, 228, 222, 255);
+const DIALOG_BUTTON: Rgba = Rgba(200, 214, 204, 255);
+const BUTTON_TEXT: Rgba = Rgba(28, 36, 30, 255);
+const STATUS_TEXT: Rgba = Rgba(235, 240, 235, 255);
+const OUTLINE: Rgba = Rgba(120, 180, 135, 255);
+const HIGHLIGHT: Rgba = Rgba(255, 200, 30, 255);
+
+/// Labels of the toolbar buttons, in order.
+pub const BUTTON_LABELS: [&str; 3] = ["UNDO", "UNDO BOARD", "NEW DEAL"];
+
+/// A button of the chrome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Button {
+    Undo,
+    UndoBoard,
+    NewDeal,
+    Ok,
+    Cancel,
+}
+
+/// Where the chrome sits in a window of one size and display scale.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chrome {
+    pub width: u32,
+    pub height: u32,
+    /// Display scale (1.0–2.5) as on Windows: it enlarges the toolbar, the text and the status line.
+    pub scale: f32,
+    /// Pixels per unit of the toolbar, text and dialog.
+    pub ui: f32,
+    /// Size of a font pixel for toolbar and status text.
+    pub text_px: f32,
+    pub toolbar: Rect,
+    pub status: Rect,
+    pub undo: Rect,
+    pub undo_board: Rect,
+    pub new_deal: Rect,
+    pub dialog: Rect,
+    pub ok: Rect,
+    pub cancel: Rect,
+}
+
+impl Chrome {
+    pub fn new(width: u32, height: u32, scale: f32) -> Chrome {
+        let (wf, hf) = (width as f32, height as f32);
+        let ui = scale * (wf / 1440.0).min(hf / 900.0).clamp(0.5, 3.0);
+        let text_px = (2.0 * ui).round().max(1.0);
+        let bar_h = (7.0 * text_px + 16.0 * ui).round() as i32;
+        let toolbar = Rect::new(0, 0, width as i32, bar_h);
+        let status_h = (7.0 * text_px + 12.0 * ui).round() as i32;
+        let status = Rect::new(0, height as i32 - status_h, width as i32, status_h);
+
+        let mut x = (10.0 * ui).round() as i32;
+        let pad = (10.0 * ui).round() as i32;
+        let button_h = bar_h - (8.0 * ui).round() as i32;
+        let mut buttons = [Rect::new(0, 0, 0, 0); 3];
+        for (i, label) in BUTTON_LABELS.iter().enumerate() {
+            let w = (super::font::text_width(label) as f32 * text_px).round() as i32 + 2 * pad;
+            buttons[i] = Rect::new(x, (bar_h - button_h) / 2, w, button_h);
+            x += w + pad;
+        }
+
+        let dw = (280.0 * ui).round() as i32;
+        let dh = (110.0 * ui).round() as i32;
+        let dialog = Rect::new((width as i32 - dw) / 2, (height as i32 - dh) / 2, dw, dh);
+        let bw = (90.0 * ui).round() as i32;
+        let by = dialog.bottom() - button_h - (14.0 * ui).round() as i32;
+        let ok = Rect::new(dialog.x + dw / 2 - bw - pad / 2, by, bw, button_h);
+        let cancel = Rect::new(dialog.x + dw / 2 + pad / 2, by, bw, button_h);
+        Chrome {
+            width,
+            height,
+            scale,
+            ui,
+            text_px,
+            toolbar,
+            status,
+            undo: buttons[0],
+            undo_board: buttons[1],
+            new_deal: buttons[2],
+            dialog,
+            ok,
+            cancel,
+        }
+    }
+
+    /// The space between the toolbar and the status line, where the cards go: its top and height.
+    pub fn board_area(&self) -> (i32, i32) {
+        let top = self.toolbar.bottom();
+        (top, (self.status.y - top).max(1))
+    }
+
+    pub fn rect(&self, button: Button) -> Rect {
+        match button {
+            Button::Undo => self.undo,
+            Button::UndoBoard => self.undo_board,
+            Button::NewDeal => self.new_deal,
+            Button::Ok => self.ok,
+            Button::Cancel => self.cancel,
+        }
+    }
+
+    /// The button a click at (x, y) lands on. With the dialog open only its buttons respond.
+    pub fn button_at(&self, x: i32, y: i32, dialog_open: bool) -> Option<Button> {
+        let live: &[Button] = if dialog_open {
+            &[Button::Ok, Button::Cancel]
+        } else {
+            &[Button::Undo, Button::UndoBoard, Button::NewDeal]
+        };
+        live.iter().copied().find(|&b| self.rect(b).contains(x, y))
+    }
+}
+
+/// The felt: a radial gradient from a lighter centre to darker edges, with a faint fixed weave.
+pub fn felt(width: u32, height: u32) -> Pixmap {
+    let mut pm = Pixmap::new(width, height).expect("window size");
+    let (cx, cy) = (width as f32 / 2.0, height as f32 / 2.0);
+    let max_d2 = cx * cx + cy * cy;
+    let data = pm.data_mut();
+    for y in 0..height {
+        for x in 0..width {
+            let (dx, dy) = (x as f32 - cx, y as f32 - cy);
+            let t = ((dx * dx + dy * dy) / max_d2).min(1.0);
+            let weave = if (x + y) % 4 == 0 { 3.0 } else { 0.0 };
+            let i = ((y * width + x) * 4) as usize;
+            for c in 0..3 {
+                let v = FELT_CENTRE[c] + (FELT_EDGE[c] - FELT_CENTRE[c]) * t + weave;
+                data[i + c] = v.round().clamp(0.0, 255.0) as u8;
+            }
+            data[i + 3] = 255;
+        }
+    }
+    pm
+}
+
+pub fn draw_toolbar(pm: &mut Pixmap, chrome: &Chrome) {
+    let bar = chrome.toolbar;
+    paint::fill_rect(pm, 0.0, 0.0, bar.w as f32, bar.h as f32, BAR);
+    for (rect, label) in [chrome.undo, chrome.undo_board, chrome.new_deal]
+        .iter()
+        .zip(BUTTON_LABELS)
+    {
+        button(pm, *rect, label, chrome, BUTTON, false);
+    }
+}
+
+/// A rounded button filled with `fill` (outlined when `outline`), its label centred.
+fn button(pm: &mut Pixmap, r: Rect, label: &str, chrome: &Chrome, fill: Rgba, outline: bool) {
+    if let Some(path) = paint::rounded_rect(
+        r.x as f32,
+        r.y as f32,
+        r.w as f32,
+        r.h as f32,
+        4.0 * chrome.ui,
+    ) {
+        paint::fill_path(pm, &path, fill);
+        if outline {
+            paint::stroke_path(pm, &path, BAR, 1.0);
+        }
+    }
+    centred_label(pm, r, label, chrome.text_px);
+}
+
+pub fn draw_status(pm: &mut Pixmap, chrome: &Chrome, text: &str) {
+    let s = chrome.status;
+    paint::fill_rect(pm, 0.0, s.y as f32, s.w as f32, s.h as f32, BAR);
+    let px = chrome.text_px;
+    paint::draw_text(
+        pm,
+        text,
+        (10.0 * chrome.ui).round(),
+        (s.y as f32 + (s.h as f32 - 7.0 * px) / 2.0).round(),
+        px,
+        STATUS_TEXT,
+    );
+}
+
+/// The outline of a pile with no card on it.
+pub fn empty_pile(pm: &mut Pixmap, r: Rect, chrome: &Chrome) {
+    if let Some(path) = paint::rounded_rect(
+        r.x as f32 + 1.0,
+        r.y as f32 + 1.0,
+        r.w as f32 - 2.0,
+        r.h as f32 - 2.0,
+        r.w as f32 * 0.07,
+    ) {
+        paint::stroke_path(pm, &path, OUTLINE, (2.0 * chrome.ui).max(1.0));
+    }
+}
+
+/// A ring in the empty stock: the waste can still be turned over.
+pub fn recycle_mark(pm: &mut Pixmap, r: Rect) {
+    let (cx, cy) = r.centre();
+    let radius = r.w as f32 * 0.25;
+    let mut pb = resvg::tiny_skia::PathBuilder::new();
+    pb.push_circle(cx as f32, cy as f32, radius);
+    if let Some(path) = pb.finish() {
+        paint::stroke_path(pm, &path, OUTLINE, (r.w as f32 * 0.06).max(2.0));
+    }
+}
+
+/// A selected card: a gold frame and a light golden tint over the card.
+pub fn highlight(pm: &mut Pixmap, r: Rect, chrome: &Chrome) {
+    let Rgba(hr, hg, hb, _) = HIGHLIGHT;
+    paint::fill_rect(
+        pm,
+        r.x as f32,
+        r.y as f32,
+        r.w as f32,
+        r.h as f32,
+        Rgba(hr, hg, hb, 50),
+    );
+    let width = (3.0 * chrome.ui).max(2.0);
+    if let Some(path) = paint::rounded_rect(
+        r.x as f32 + width / 2.0,
+        r.y as f32 + width / 2.0,
+        r.w as f32 - width,
+        r.h as f32 - width,
+        r.w as f32 * 0.07,
+    ) {
+        paint::stroke_path(pm, &path, HIGHLIGHT, width);
+    }
+}
+
+/// The Undo board confirmation over a dimmed table.
+pub fn draw_dialog(pm: &mut Pixmap, chrome: &Chrome) {
+    paint::fill_rect(
+        pm,
+        0.0,
+        0.0,
+        chrome.width as f32,
+        chrome.height as f32,
+        Rgba(0, 0, 0, 110),
+    );
+    let d = chrome.dialog;
+    if let Some(path) = paint::rounded_rect(
+        d.x as f32,
+        d.y as f32,
+        d.w as f32,
+        d.h as f32,
+        8.0 * chrome.ui,
+    ) {
+        paint::fill_path(pm, &path, Rgba(245, 245, 240, 255));
+        paint::stroke_path(pm, &path, BAR, (2.0 * chrome.ui).max(1.0));
+    }
+    let px = chrome.text_px;
+    let title = "UNDO BOARD? THE DEAL STARTS AGAIN.";
+    let mut tpx = px;
+    while paint::text_width(title, tpx) > d.w as f32 * 0.92 && tpx > 1.0 {
+        tpx -= 1.0;
+    }
+    let tw = paint::text_width(title, tpx);
+    paint::draw_text(
+        pm,
+        title,
+        (d.x as f32 + (d.w as f32 - tw) / 2.0).round(),
+        (d.y as f32 + 18.0 * chrome.ui).round(),
+        tpx,
+        BUTTON_TEXT,
+    );
+    for (rect, label) in [(chrome.ok, "OK"), (chrome.cancel, "CANCEL")] {
+        button(pm, rect, label, chrome, DIALOG_BUTTON, true);
+    }
+}
+
+/// `label` in the button font, centred in `r`.
+fn centred_label(pm: &mut Pixmap, r: Rect, label: &str, px: f32) {
+    let tw = paint::text_width(label, px);
+    paint::draw_text(
+        pm,
+        label,
+        (r.x as f32 + (r.w as f32 - tw) / 2.0).round(),
+        (r.y as f32 + (r.h as f32 - 7.0 * px) / 2.0).round(),
+        px,
+        BUTTON_TEXT,
+    );
+}
