@@ -58,14 +58,19 @@ TriPeaks steps: Draw, or a tableau card like 7h moved onto the waste."
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
     },
-    /// Open the practice table: a playable Pyramid window (title "Pyramid Practice Table")
+    /// Open the practice table: a playable window (titles "Pyramid Practice Table" and "TriPeaks
+    /// Practice Table")
     #[command(
-        after_help = "Click a card to select it, then its partner (they must add up to 13); click a king \
-to remove it. Click the stock to draw (its top card pairs with a selected card, and a king on it is \
-removed); click the empty stock to turn the waste over (twice at most). Undo takes back one move, \
-Undo board restarts the deal."
+        after_help = "Pyramid: click a card to select it, then its partner (they must add up to 13); \
+click a king to remove it. Click the stock to draw (its top card pairs with a selected card, and a \
+king on it is removed); click the empty stock to turn the waste over (twice at most).\n\
+TriPeaks: click a face-up card one rank above or below the waste's top (A and K are neighbours) to \
+move it onto the waste; click the stock to draw.\n\
+Undo takes back one move, Undo board restarts the deal (after OK in its dialog)."
     )]
     Table {
+        #[command(flatten)]
+        game: GameArg,
         #[command(flatten)]
         deal: DealArgs,
         #[command(flatten)]
@@ -85,13 +90,15 @@ Undo board restarts the deal."
     /// Draw a table position to a PNG file without a display (the pixels the window shows)
     Render {
         #[command(flatten)]
+        game: GameArg,
+        #[command(flatten)]
         deal: DealArgs,
         #[command(flatten)]
         look: LookArgs,
-        /// Steps to play from the deal first, e.g. "Draw,4c+9c,Kh"
+        /// Steps to play from the deal first, as `solve` writes them, e.g. "Draw,4c+9c,Kh"
         #[arg(long, value_name = "STEPS")]
         after: Option<String>,
-        /// Show a card as selected: pyramid:0 ... pyramid:27 (top row first) or waste
+        /// Show a card as selected (Pyramid): pyramid:0 ... pyramid:27 (top row first) or waste
         #[arg(long, value_name = "SLOT")]
         select: Option<String>,
         /// Show the Undo board confirmation dialog over the table
@@ -378,6 +385,7 @@ fn main() {
             threads: threads(t),
         }),
         Some(Command::Table {
+            game,
             deal,
             look,
             animation_ms,
@@ -386,6 +394,7 @@ fn main() {
             faults,
         }) => table_faults(&faults).and_then(|faults| {
             cli::table::run_table(cli::table::TableArgs {
+                game: game.game,
                 seed: deal.seed,
                 deck: deal.deck,
                 theme: look.theme,
@@ -398,6 +407,7 @@ fn main() {
             })
         }),
         Some(Command::Render {
+            game,
             deal,
             look,
             after,
@@ -405,6 +415,7 @@ fn main() {
             dialog,
             out,
         }) => cli::table::run_render(cli::table::RenderArgs {
+            game: game.game,
             seed: deal.seed,
             deck: deal.deck,
             theme: look.theme,

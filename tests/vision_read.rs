@@ -4,7 +4,7 @@
 //! `solitaire-agent accuracy` measures the others, see the README's vision section.)
 
 use solitaire_agent::cards::Deck;
-use solitaire_agent::cli::table::position_after;
+use solitaire_agent::games::pyramid::position_after;
 use solitaire_agent::games::pyramid::State;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::scene::{Scene, Selection};

@@ -4,11 +4,9 @@
 use super::decks::read_text;
 use super::{CliResult, Failure};
 use crate::cards::Deck;
-use crate::games::pyramid::state::State;
-use crate::games::pyramid::step::parse_steps;
-use crate::table::game::{DealSource, Faults, Table};
+use crate::games::{Deal, Game, Picture};
+use crate::table::game::{DealSource, Faults};
 use crate::table::render::Renderer;
-use crate::table::scene::{status_line, Scene, Selection};
 use crate::table::theme::Theme;
 use crate::table::window;
 use std::path::Path;
@@ -88,6 +86,7 @@ pub fn parse_lag(text: &str) -> Result<(u64, u64), String> {
 }
 
 pub struct TableArgs {
+    pub game: &'static dyn Game,
     pub seed: Option<u64>,
     pub deck: Option<String>,
     pub theme: String,
@@ -109,14 +108,19 @@ pub fn run_table(args: TableArgs) -> CliResult {
         })?)),
         None => None,
     };
-    let table = Table::new(source, deck, args.animation_ms, args.faults);
-    window::run(
-        table,
+    let view = args.game.table(
+        Deal { source, deck },
         Renderer::new(theme),
+        args.scale,
+        args.animation_ms,
+        args.faults,
+    );
+    window::run(
+        view,
+        args.game.window_title(),
         window::WindowOptions {
             width: args.size.0,
             height: args.size.1,
-            scale: args.scale,
             position: args.position,
         },
         log,
@@ -125,6 +129,7 @@ pub fn run_table(args: TableArgs) -> CliResult {
 }
 
 pub struct RenderArgs {
+    pub game: &'static dyn Game,
     pub seed: Option<u64>,
     pub deck: Option<String>,
     pub theme: String,
@@ -136,49 +141,23 @@ pub struct RenderArgs {
     pub out: String,
 }
 
-/// The position after `steps` from the deal, or the first illegal step.
-pub fn position_after(deck: &Deck, steps: &str) -> Result<State, String> {
-    let mut state = State::deal(deck);
-    for (i, step) in parse_steps(steps)?.into_iter().enumerate() {
-        state
-            .apply(step)
-            .map_err(|e| format!("--after: step {} ({step}) is illegal: {}", i + 1, e.why))?;
-    }
-    Ok(state)
-}
-
 /// Writes the picture of a position to a PNG.
 pub fn run_render(args: RenderArgs) -> CliResult {
     let (source, deck) = deal_source(args.seed, args.deck.as_deref())?;
     let theme = load_theme(&args.theme)?;
-    let steps = args.after.as_deref().unwrap_or("");
-    let state = position_after(&deck, steps).map_err(Failure::input)?;
-    let taken = parse_steps(steps).map(|s| s.len()).unwrap_or(0);
-    let selected = match &args.select {
-        Some(text) => {
-            let sel = Selection::parse(text).map_err(Failure::input)?;
-            let present = match sel {
-                Selection::Pyramid(p) => state.pyramid[p.index()].is_some(),
-                Selection::Waste => state.waste_top().is_some(),
-            };
-            if !present {
-                return Err(Failure::input(format!(
-                    "--select {text}: there is no card there"
-                )));
-            }
-            Some(sel)
-        }
-        None => None,
+    let deal = Deal { source, deck };
+    let picture = Picture {
+        deal: &deal,
+        after: args.after.as_deref().unwrap_or(""),
+        select: args.select.as_deref(),
+        dialog: args.dialog,
+        size: args.size,
+        scale: args.scale,
     };
-    let label = match &source {
-        DealSource::Seed(n) => n.to_string(),
-        DealSource::File(name) => name.to_uppercase(),
-    };
-    let mut scene = Scene::still(&state, selected, status_line(&label, &state, taken));
-    scene.dialog = args.dialog;
-    let mut renderer = Renderer::new(theme);
-    let layout = renderer.layout(args.size.0, args.size.1, args.scale);
-    let image = renderer.render(&scene, &layout);
+    let image = args
+        .game
+        .render(&mut Renderer::new(theme), &picture)
+        .map_err(Failure::input)?;
     save_png(&image, &args.out).map_err(Failure::input)
 }
 

@@ -1,14 +1,19 @@
 //! The games the project plays, one module each (its rules, solver and, for Pyramid so far, the
 //! table and the agent's reading of it), and the registry that commands pick a game from by name.
 //!
-//! Commands speak to a game through [`Game`]: what a deck deals, the fewest steps that clear it,
-//! and a replay of steps through the game's own rules (separate from its solver). Adding a game is
-//! adding a module and an entry in [`GAMES`].
+//! Commands speak to a game through [`Game`]: the fewest steps that clear a deal, a replay of
+//! steps through the game's own rules (separate from its solver), and its practice table (the
+//! window's content and a still picture of any position). Adding a game is adding a module and an
+//! entry in [`GAMES`].
 
 pub mod pyramid;
 pub mod tripeaks;
 
 use crate::cards::Deck;
+use crate::table::game::{DealSource, Faults};
+use crate::table::render::Renderer;
+use crate::table::window::TableView;
+use image::RgbaImage;
 
 /// One deal's answer, in the terms every game shares.
 #[derive(Clone, Debug)]
@@ -43,6 +48,38 @@ pub trait Game: Sync {
     /// Plays `steps` from the deal through the game's rules: `Ok` when every step is legal and
     /// the board ends cleared, otherwise which step failed and why.
     fn replay(&self, deck: &Deck, steps: &[String]) -> Result<(), String>;
+    /// The title of its practice table's window (a contract: the agent finds the table by it).
+    fn window_title(&self) -> &'static str;
+    /// Its practice table for a deal, as the window shows it.
+    fn table(
+        &self,
+        deal: Deal,
+        renderer: Renderer,
+        scale: f32,
+        animation_ms: u64,
+        faults: Faults,
+    ) -> Box<dyn TableView>;
+    /// A still picture of a position, the pixels the window would show.
+    fn render(&self, renderer: &mut Renderer, picture: &Picture) -> Result<RgbaImage, String>;
+}
+
+/// A deal on the table: where it came from and its cards.
+pub struct Deal {
+    pub source: DealSource,
+    pub deck: Deck,
+}
+
+/// A position to draw: a deal, the steps played from it, and what else shows.
+pub struct Picture<'a> {
+    pub deal: &'a Deal,
+    /// Steps from the deal, comma separated, as `solve` writes them.
+    pub after: &'a str,
+    /// A card shown selected (games with a selection: Pyramid).
+    pub select: Option<&'a str>,
+    /// The Undo board dialog shows over the table.
+    pub dialog: bool,
+    pub size: (u32, u32),
+    pub scale: f32,
 }
 
 /// Every game, the default first.

@@ -76,12 +76,113 @@ impl Event {
 }
 
 /// A move on its way: the picture shows `before` until `start_ms`, then the cards fly for the
-/// animation time.
+/// animation time. Any game's table: `S` its position, `T` its step.
 #[derive(Clone, Debug)]
-struct Motion {
-    before: State,
-    step: Step,
-    start_ms: u64,
+pub struct Motion<S, T> {
+    pub before: S,
+    pub step: T,
+    pub start_ms: u64,
+}
+
+/// What every game's table does the same way: the event log, the injected faults (dropped clicks,
+/// lag before a move) and the animation time.
+pub struct Harness {
+    pub animation_ms: u64,
+    faults: Faults,
+    rng: SplitMix64,
+    events: Vec<(u64, Event)>,
+}
+
+impl Harness {
+    pub fn new(animation_ms: u64, faults: Faults) -> Harness {
+        Harness {
+            animation_ms,
+            rng: SplitMix64(faults.seed),
+            faults,
+            events: Vec::new(),
+        }
+    }
+
+    pub fn log(&mut self, t_ms: u64, event: Event) {
+        self.events.push((t_ms, event));
+    }
+
+    pub fn illegal(&mut self, now_ms: u64, why: &str) {
+        self.log(
+            now_ms,
+            Event::Illegal {
+                why: why.to_string(),
+            },
+        );
+    }
+
+    /// Events logged since the last call, with their times.
+    pub fn take_events(&mut self) -> Vec<(u64, Event)> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Logs a click on `target`; true when the click is to be acted on, false when the
+    /// drop-click fault swallows it (logged as such).
+    pub fn click(&mut self, x: i32, y: i32, target: String, now_ms: u64) -> bool {
+        self.log(now_ms, Event::Click { x, y, target });
+        if self.faults.drop_click_rate > 0.0 && self.rng.next_f64() < self.faults.drop_click_rate {
+            self.log(
+                now_ms,
+                Event::Fault {
+                    kind: "drop_click".into(),
+                    detail: format!("click at {x},{y} ignored"),
+                },
+            );
+            return false;
+        }
+        true
+    }
+
+    /// How long a move waits before it animates (the lag fault, logged), in ms.
+    pub fn lag(&mut self, now_ms: u64) -> u64 {
+        let (a, b) = self.faults.lag_ms;
+        if b == 0 {
+            return 0;
+        }
+        let ms = a + (self.rng.next_f64() * (b - a + 1) as f64) as u64;
+        let ms = ms.min(b);
+        self.log(
+            now_ms,
+            Event::Fault {
+                kind: "lag".into(),
+                detail: format!("{ms} ms"),
+            },
+        );
+        ms
+    }
+
+    /// True while `motion` is waiting out its lag or flying.
+    pub fn is_moving<S, T>(&self, motion: Option<&Motion<S, T>>, now_ms: u64) -> bool {
+        motion.is_some_and(|m| now_ms < m.start_ms + self.animation_ms)
+    }
+
+    /// How far a flying move is at `now_ms`, eased (0 at the start, 1 at the end).
+    pub fn progress<S, T>(&self, motion: &Motion<S, T>, now_ms: u64) -> f32 {
+        let t = now_ms.saturating_sub(motion.start_ms) as f32 / self.animation_ms.max(1) as f32;
+        let t = t.min(1.0);
+        t * t * (3.0 - 2.0 * t)
+    }
+}
+
+/// The seed New deal moves to: the next seed, or seed 1 after a deck file.
+pub fn next_seed(source: &DealSource) -> u64 {
+    match source {
+        DealSource::Seed(n) => n.wrapping_add(1),
+        DealSource::File(_) => 1,
+    }
+}
+
+/// The deal's label for the status line.
+pub fn deal_label(source: &DealSource) -> String {
+    match source {
+        DealSource::Seed(n) => n.to_string(),
+        DealSource::File(name) => name.to_uppercase(),
+    }
 }
 
 /// The table: the deal, the position, the selection, the dialog and the moves in flight.
@@ -92,16 +193,12 @@ pub struct Table {
     history: Vec<(State, Step)>,
     selected: Option<Selection>,
     dialog: bool,
-    motion: Option<Motion>,
-    animation_ms: u64,
-    faults: Faults,
-    rng: SplitMix64,
-    events: Vec<(u64, Event)>,
+    motion: Option<Motion<State, Step>>,
+    harness: Harness,
 }
 
 impl Table {
     pub fn new(source: DealSource, deck: Deck, animation_ms: u64, faults: Faults) -> Table {
-        let rng = SplitMix64(faults.seed);
         let mut table = Table {
             source,
             state: State::deal(&deck),
@@ -110,10 +207,7 @@ impl Table {
             selected: None,
             dialog: false,
             motion: None,
-            animation_ms,
-            faults,
-            rng,
-            events: Vec::new(),
+            harness: Harness::new(animation_ms, faults),
         };
         table.log(
             0,
@@ -157,51 +251,30 @@ impl Table {
 
     /// Events logged since the last call, with their times.
     pub fn take_events(&mut self) -> Vec<(u64, Event)> {
-        std::mem::take(&mut self.events)
+        self.harness.take_events()
     }
 
     fn log(&mut self, t_ms: u64, event: Event) {
-        self.events.push((t_ms, event));
+        self.harness.log(t_ms, event);
     }
 
     /// The deal's label for the status line.
     pub fn deal_label(&self) -> String {
-        match &self.source {
-            DealSource::Seed(n) => n.to_string(),
-            DealSource::File(name) => name.to_uppercase(),
-        }
+        deal_label(&self.source)
     }
 
     /// True while the picture is changing or about to change (a move waiting out its lag or flying).
     pub fn is_busy(&self, now_ms: u64) -> bool {
-        self.motion
-            .as_ref()
-            .is_some_and(|m| now_ms < m.start_ms + self.animation_ms)
+        self.harness.is_moving(self.motion.as_ref(), now_ms)
     }
 
     /// A click at window pixel (x, y) at time `now_ms`, against the layout the window shows.
     pub fn click(&mut self, layout: &Layout, x: i32, y: i32, now_ms: u64) {
         let shown = self.shown_state(now_ms).clone();
         let target = layout.hit(x, y, self.dialog, |p| shown.pyramid[p.index()].is_some());
-        self.log(
-            now_ms,
-            Event::Click {
-                x,
-                y,
-                target: target.log_name(),
-            },
-        );
-        if self.faults.drop_click_rate > 0.0 && self.rng.next_f64() < self.faults.drop_click_rate {
-            self.log(
-                now_ms,
-                Event::Fault {
-                    kind: "drop_click".into(),
-                    detail: format!("click at {x},{y} ignored"),
-                },
-            );
-            return;
+        if self.harness.click(x, y, target.log_name(), now_ms) {
+            self.press(target, now_ms);
         }
-        self.press(target, now_ms);
     }
 
     /// Acts on a click that landed on `target`.
@@ -287,12 +360,7 @@ impl Table {
     }
 
     fn illegal(&mut self, now_ms: u64, why: &str) {
-        self.log(
-            now_ms,
-            Event::Illegal {
-                why: why.to_string(),
-            },
-        );
+        self.harness.illegal(now_ms, why);
     }
 
     /// Applies `step` if the rules allow it, logging it and starting its animation.
@@ -304,7 +372,7 @@ impl Table {
         let before = self.state.clone();
         self.state.apply(step).expect("checked step");
         self.history.push((before.clone(), step));
-        let lag = self.lag(now_ms);
+        let lag = self.harness.lag(now_ms);
         self.motion = Some(Motion {
             before,
             step,
@@ -319,23 +387,6 @@ impl Table {
         if self.state.is_cleared() {
             self.log(now_ms, Event::Cleared);
         }
-    }
-
-    fn lag(&mut self, now_ms: u64) -> u64 {
-        let (a, b) = self.faults.lag_ms;
-        if b == 0 {
-            return 0;
-        }
-        let ms = a + (self.rng.next_f64() * (b - a + 1) as f64) as u64;
-        let ms = ms.min(b);
-        self.log(
-            now_ms,
-            Event::Fault {
-                kind: "lag".into(),
-                detail: format!("{ms} ms"),
-            },
-        );
-        ms
     }
 
     fn undo(&mut self, now_ms: u64) {
@@ -365,10 +416,7 @@ impl Table {
     }
 
     fn new_deal(&mut self, now_ms: u64) {
-        let seed = match self.source {
-            DealSource::Seed(n) => n.wrapping_add(1),
-            DealSource::File(_) => 1,
-        };
+        let seed = next_seed(&self.source);
         self.source = DealSource::Seed(seed);
         self.deck = Deck::shuffled(seed);
         self.state = State::deal(&self.deck);
@@ -397,7 +445,7 @@ impl Table {
         let Some(m) = self
             .motion
             .as_ref()
-            .filter(|m| now_ms < m.start_ms + self.animation_ms)
+            .filter(|m| self.harness.is_moving(Some(*m), now_ms))
         else {
             let mut scene = Scene::still(&self.state, self.selected, status);
             scene.dialog = self.dialog;
@@ -408,8 +456,7 @@ impl Table {
             scene.dialog = self.dialog;
             return scene;
         }
-        let t = (now_ms - m.start_ms) as f32 / self.animation_ms.max(1) as f32;
-        let t = t * t * (3.0 - 2.0 * t);
+        let t = self.harness.progress(m, now_ms);
         let mut scene = Scene::still(&self.state, self.selected, status);
         scene.dialog = self.dialog;
         let fly = |from: crate::table::layout::Rect, to: crate::table::layout::Rect, card| Flight {

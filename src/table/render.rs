@@ -42,8 +42,21 @@ impl Renderer {
         RgbaImage::from_raw(layout.width, layout.height, pm.take()).expect("image size")
     }
 
-    fn faces(&mut self, layout: &Layout) -> &Faces {
-        let (w, h) = (layout.card_w as u32, layout.card_h as u32);
+    /// The felt of a `width`×`height` window to draw on, and the theme's faces at a card size
+    /// (both kept for the next frame of the same sizes): what every game's renderer starts from.
+    pub fn canvas(
+        &mut self,
+        width: u32,
+        height: u32,
+        card_w: i32,
+        card_h: i32,
+    ) -> (Pixmap, &Faces) {
+        let felt = self.felt(width, height);
+        (felt, self.faces(card_w, card_h))
+    }
+
+    fn faces(&mut self, card_w: i32, card_h: i32) -> &Faces {
+        let (w, h) = (card_w as u32, card_h as u32);
         let stale = self
             .faces
             .as_ref()
@@ -54,23 +67,20 @@ impl Renderer {
         self.faces.as_ref().expect("faces")
     }
 
-    fn felt(&mut self, layout: &Layout) -> Pixmap {
+    fn felt(&mut self, width: u32, height: u32) -> Pixmap {
         let stale = self
             .felt
             .as_ref()
-            .is_none_or(|f| f.width() != layout.width || f.height() != layout.height);
+            .is_none_or(|f| f.width() != width || f.height() != height);
         if stale {
-            self.felt = Some(chrome::felt(layout.width, layout.height));
+            self.felt = Some(chrome::felt(width, height));
         }
         self.felt.clone().expect("felt")
     }
 
     fn render_pixmap(&mut self, scene: &Scene, layout: &Layout) -> Pixmap {
-        let mut pm = self.felt(layout);
-        let faces = {
-            self.faces(layout);
-            self.faces.as_ref().expect("faces")
-        };
+        let (mut pm, faces) =
+            self.canvas(layout.width, layout.height, layout.card_w, layout.card_h);
         draw_toolbar(&mut pm, &layout.chrome);
 
         for (i, card) in scene.pyramid.iter().enumerate() {

@@ -1,32 +1,86 @@
-//! The practice table's window (eframe): shows exactly the renderer's pixels, one image pixel per
-//! screen pixel, and hands mouse clicks to the table model; events go to the log file as they happen.
+//! The practice table's window (eframe), for any game: shows exactly the game's rendered pixels,
+//! one image pixel per screen pixel, and hands mouse clicks to the game's table; events go to the
+//! log file as they happen. A game's table comes in through `TableView`.
 
 use crate::table::game::{Event, Table};
+use crate::table::layout::Layout;
 use crate::table::render::Renderer;
 use crate::table::scene::Scene;
+use image::RgbaImage;
 use std::io::Write;
 use std::time::Instant;
 
-/// The window's title (a contract: the agent finds the table by it).
+/// The Pyramid window's title (a contract: the agent finds the table by it).
 pub const TITLE: &str = "Pyramid Practice Table";
+
+/// What the window needs of a game's table: clicks in, pictures out, whether it is animating,
+/// and the events to log. Sizes are the window's in physical pixels.
+pub trait TableView {
+    fn click(&mut self, width: u32, height: u32, x: i32, y: i32, now_ms: u64);
+    /// The picture at `now_ms`, or `None` when it is the one last returned.
+    fn picture(&mut self, width: u32, height: u32, now_ms: u64) -> Option<RgbaImage>;
+    fn is_busy(&self, now_ms: u64) -> bool;
+    fn take_events(&mut self) -> Vec<(u64, Event)>;
+}
+
+/// Pyramid's table as the window shows it: the game, its card art and the last picture's scene.
+pub struct PyramidView {
+    pub table: Table,
+    pub renderer: Renderer,
+    pub scale: f32,
+    shown: Option<(u32, u32, Scene)>,
+}
+
+impl PyramidView {
+    pub fn new(table: Table, renderer: Renderer, scale: f32) -> PyramidView {
+        PyramidView {
+            table,
+            renderer,
+            scale,
+            shown: None,
+        }
+    }
+    fn layout(&self, width: u32, height: u32) -> Layout {
+        self.renderer.layout(width, height, self.scale)
+    }
+}
+
+impl TableView for PyramidView {
+    fn click(&mut self, width: u32, height: u32, x: i32, y: i32, now_ms: u64) {
+        let layout = self.layout(width, height);
+        self.table.click(&layout, x, y, now_ms);
+    }
+    fn picture(&mut self, width: u32, height: u32, now_ms: u64) -> Option<RgbaImage> {
+        let layout = self.layout(width, height);
+        let scene = self.table.scene(&layout, now_ms);
+        if self.shown.as_ref() == Some(&(width, height, scene.clone())) {
+            return None;
+        }
+        let image = self.renderer.render(&scene, &layout);
+        self.shown = Some((width, height, scene));
+        Some(image)
+    }
+    fn is_busy(&self, now_ms: u64) -> bool {
+        self.table.is_busy(now_ms)
+    }
+    fn take_events(&mut self) -> Vec<(u64, Event)> {
+        self.table.take_events()
+    }
+}
 
 /// Options of `solitaire-agent table` that concern the window.
 pub struct WindowOptions {
     pub width: u32,
     pub height: u32,
-    pub scale: f32,
     /// The window's top-left corner on the screen, when asked for.
     pub position: Option<(i32, i32)>,
 }
 
 struct TableApp {
-    table: Table,
-    renderer: Renderer,
-    scale: f32,
+    view: Box<dyn TableView>,
     log: Option<Box<dyn Write>>,
     start: Instant,
     texture: Option<egui::TextureHandle>,
-    shown: Option<(u32, u32, Scene)>,
 }
 
 impl TableApp {
@@ -35,7 +89,7 @@ impl TableApp {
     }
 
     fn flush_events(&mut self) {
-        let events = self.table.take_events();
+        let events = self.view.take_events();
         if let Some(log) = self.log.as_mut() {
             for (t, e) in &events {
                 let _ = writeln!(log, "{}", e.to_json(*t));
@@ -58,7 +112,6 @@ impl eframe::App for TableApp {
         let rect = ctx.viewport_rect();
         let width = (rect.width() * ppp).round().max(1.0) as u32;
         let height = (rect.height() * ppp).round().max(1.0) as u32;
-        let layout = self.renderer.layout(width, height, self.scale);
 
         let now = self.now_ms();
         let clicks: Vec<egui::Pos2> = ui.input(|i| {
@@ -77,17 +130,11 @@ impl eframe::App for TableApp {
         });
         for pos in clicks {
             let (x, y) = ((pos.x * ppp).floor() as i32, (pos.y * ppp).floor() as i32);
-            self.table.click(&layout, x, y, now);
+            self.view.click(width, height, x, y, now);
         }
         self.flush_events();
 
-        let scene = self.table.scene(&layout, now);
-        let stale = self
-            .shown
-            .as_ref()
-            .is_none_or(|(w, h, s)| *w != width || *h != height || *s != scene);
-        if stale {
-            let image = self.renderer.render(&scene, &layout);
+        if let Some(image) = self.view.picture(width, height, now) {
             let colour = egui::ColorImage::from_rgba_unmultiplied(
                 [width as usize, height as usize],
                 image.as_raw(),
@@ -99,7 +146,6 @@ impl eframe::App for TableApp {
                         Some(ctx.load_texture("table", colour, egui::TextureOptions::NEAREST))
                 }
             }
-            self.shown = Some((width, height, scene));
         }
         if let Some(texture) = &self.texture {
             ui.painter().image(
@@ -109,7 +155,7 @@ impl eframe::App for TableApp {
                 egui::Color32::WHITE,
             );
         }
-        if self.table.is_busy(now) {
+        if self.view.is_busy(now) {
             ctx.request_repaint();
         } else {
             ctx.request_repaint_after(std::time::Duration::from_millis(250));
@@ -117,15 +163,15 @@ impl eframe::App for TableApp {
     }
 }
 
-/// Opens the table window and runs until it is closed.
+/// Opens a table window titled `title` and runs until it is closed.
 pub fn run(
-    table: Table,
-    renderer: Renderer,
+    view: Box<dyn TableView>,
+    title: &str,
     options: WindowOptions,
     log: Option<Box<dyn Write>>,
 ) -> Result<(), String> {
     let mut viewport = egui::ViewportBuilder::default()
-        .with_title(TITLE)
+        .with_title(title)
         .with_inner_size([options.width as f32, options.height as f32])
         .with_min_inner_size([320.0, 240.0])
         .with_resizable(true);
@@ -137,16 +183,13 @@ pub fn run(
         ..Default::default()
     };
     let mut app = TableApp {
-        table,
-        renderer,
-        scale: options.scale,
+        view,
         log,
         start: Instant::now(),
         texture: None,
-        shown: None,
     };
     app.flush_events();
-    eframe::run_native(TITLE, native, Box::new(|_cc| Ok(Box::new(app))))
+    eframe::run_native(title, native, Box::new(|_cc| Ok(Box::new(app))))
         .map_err(|e| format!("cannot open the table window: {e}"))
 }
 

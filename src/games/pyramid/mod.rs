@@ -1,50 +1,15 @@
-//! The game of Pyramid, pure: positions and covering, any game state, steps, and the one set of
-//! rules (Microsoft Solitaire Collection Board challenge) that the table, the agent and the tests
-//! all apply.
+//! The game of Pyramid (Microsoft Solitaire Collection rules, Board challenge): positions and
+//! covering, any game state, steps, the one set of rules that the table, the agent and the tests all
+//! apply, and the optimal solver. Its practice table and the agent's reading of it are in `table`,
+//! `vision` and `agent`, from before games were modules.
 
+mod game;
 pub mod position;
+pub mod solver;
 pub mod state;
 pub mod step;
 
+pub use game::{position_after, Pyramid};
 pub use position::{Position, PYRAMID_SIZE, ROWS};
 pub use state::{IllegalStep, State, StateError, MAX_RECYCLES};
 pub use step::Step;
-pub mod solver;
-
-use super::{parse_each, Answer, Game};
-use crate::cards::Deck;
-
-/// Pyramid in the registry.
-pub struct Pyramid;
-
-impl Game for Pyramid {
-    fn name(&self) -> &'static str {
-        "pyramid"
-    }
-    fn deck_layout(&self) -> &'static str {
-        "the 28 pyramid cards row by row from the apex, then the 24 stock cards from the top"
-    }
-    fn solve(&self, deck: &Deck) -> Answer {
-        let s = solver::solve(&State::deal(deck)).expect("a dealt deck is a valid position");
-        Answer {
-            steps: s.steps.map(|v| v.iter().map(Step::to_string).collect()),
-            states: s.states,
-            peak_bytes: s.peak_bytes,
-            millis: s.millis,
-        }
-    }
-    fn replay(&self, deck: &Deck, steps: &[String]) -> Result<(), String> {
-        let steps = parse_each(steps, |s| s.parse::<Step>())?;
-        let mut state = State::deal(deck);
-        for (n, &step) in steps.iter().enumerate() {
-            state
-                .apply(step)
-                .map_err(|e| format!("step {} ({step}) is illegal: {e}", n + 1))?;
-        }
-        if state.is_cleared() {
-            Ok(())
-        } else {
-            Err("the steps do not clear the pyramid".into())
-        }
-    }
-}

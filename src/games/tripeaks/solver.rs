@@ -13,9 +13,9 @@
 //! one it was reached from, so the steps are read back from the last layer to the first. The
 //! rules code in `state` is not used here; tests replay every solution through it.
 
-use super::layout::{cover_masks, TABLEAU};
 use super::state::State;
 use super::step::Step;
+use super::tableau::{cover_masks, TABLEAU};
 use crate::cards::Card;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

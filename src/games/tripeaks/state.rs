@@ -7,8 +7,8 @@
 //! above or below the waste's top, ranks wrapping (an ace is next to both 2 and king), moves onto
 //! the waste. The board is cleared when the 28 tableau cards are gone.
 
-use super::layout::{covered_by, FIRST_STOCK, FIRST_WASTE, TABLEAU};
 use super::step::Step;
+use super::tableau::{covered_by, FIRST_STOCK, FIRST_WASTE, TABLEAU};
 use crate::cards::{Card, Deck, Rank};
 use std::fmt;
 
