@@ -3,6 +3,8 @@
 //! compare with the expected position — retrying dropped clicks, re-planning when the game took
 //! another legal move, and stopping with a reason when the board is not what it should be.
 
+pub use crate::agent::hands::Options;
+use crate::agent::hands::{Hands, Stop};
 use crate::agent::io::Game;
 use crate::cards::{Card, Deck};
 use crate::games::pyramid::position::Position;
@@ -19,7 +21,6 @@ use crate::vision::recognize::{Board, Matcher, Seen};
 use crate::vision::templates::Templates;
 use image::RgbaImage;
 use serde::Serialize;
-use std::sync::Arc;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -46,36 +47,6 @@ pub struct Report {
     /// black or cannot be made); absent for the in-process table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capture: Option<&'static str>,
-}
-
-/// Timing knobs.
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// Time between captures while waiting.
-    pub poll_ms: u64,
-    /// The least time the picture must stay the same, after changing, to count as still.
-    pub still_ms: u64,
-    /// How long a click may take to change the picture before it counts as dropped.
-    pub change_timeout_ms: u64,
-    /// How long the picture may keep changing before the agent gives up.
-    pub settle_timeout_ms: u64,
-    /// Clicks of one step tried at most this many times.
-    pub retries: usize,
-    /// How long to wait for the rest of a move when the board read is not yet what it should be.
-    pub late_ms: u64,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            poll_ms: 16,
-            still_ms: 16,
-            change_timeout_ms: 2500,
-            settle_timeout_ms: 10_000,
-            retries: 3,
-            late_ms: 1500,
-        }
-    }
 }
 
 /// Where the agent gets its card templates.
@@ -120,32 +91,11 @@ impl<F: FnMut(&str)> Watch for LogLines<F> {
     }
 }
 
-/// Why play stopped early.
-struct Stop(String);
-
-impl From<String> for Stop {
-    fn from(s: String) -> Stop {
-        Stop(s)
-    }
-}
-
 struct Agent<'g, G: Game> {
-    game: &'g mut G,
+    hands: Hands<'g, G>,
     reader: Option<Reader>,
     profile: crate::vision::profile::Profile,
-    options: Options,
-    clicks: usize,
     replans: usize,
-    frame: Arc<RgbaImage>,
-    /// How the last picture was taken (`Screen::capture_kind`), said once each time it changes.
-    capture_kind: Option<&'static str>,
-    /// Progress lines for the caller.
-    watch: &'g mut dyn Watch,
-}
-
-/// Whether two captures show the same picture (the very same capture, or equal pixels).
-fn same(a: &Arc<RgbaImage>, b: &Arc<RgbaImage>) -> bool {
-    Arc::ptr_eq(a, b) || a == b
 }
 
 fn seen_matches(seen: Seen, want: Option<Card>) -> bool {
@@ -204,14 +154,6 @@ pub fn difference(board: &Board, state: &State) -> Option<String> {
     None
 }
 
-/// The progress line saying how the game's picture is taken.
-fn capture_line(kind: &str) -> String {
-    match kind {
-        "screen" => "capture: the window's rectangle of the screen (the window's own capture is black or cannot be made)".into(),
-        other => format!("capture: {other}"),
-    }
-}
-
 fn show(c: Option<Card>) -> String {
     c.map_or("empty".into(), |c| c.to_string())
 }
@@ -225,95 +167,21 @@ fn show_seen(s: Seen) -> String {
 }
 
 impl<'g, G: Game> Agent<'g, G> {
-    fn capture(&mut self) -> Result<Arc<RgbaImage>, Stop> {
-        self.check_user()?;
-        let frame = self.game.capture()?;
-        self.note_capture_kind();
-        Ok(frame)
-    }
-
-    /// Says how the game's picture is taken, the first time it is known and whenever it changes.
-    fn note_capture_kind(&mut self) {
-        let kind = self.game.capture_kind();
-        if kind != self.capture_kind {
-            self.capture_kind = kind;
-            if let Some(kind) = kind {
-                self.watch.log(&capture_line(kind));
-            }
-        }
-    }
-
-    /// Stops at once when the user has taken over (Esc, the mouse).
-    fn check_user(&mut self) -> Result<(), Stop> {
-        match self.game.interrupted() {
-            Some(reason) => Err(Stop(reason)),
-            None => Ok(()),
-        }
-    }
-
-    /// Waits until the picture stops changing. `expect_change`: first wait for it to differ from
-    /// the last frame (false after `change_timeout_ms`: the click did nothing).
-    fn settle(&mut self, expect_change: bool) -> Result<bool, Stop> {
-        self.settle_within(expect_change, self.options.change_timeout_ms)
-    }
-
-    /// `settle`, giving up waiting for a change after `change_timeout_ms`.
-    fn settle_within(&mut self, expect_change: bool, change_timeout_ms: u64) -> Result<bool, Stop> {
-        let start = self.game.now_ms();
-        let before = self.frame.clone();
-        let mut prev = self.capture()?;
-        let mut changed = !same(&prev, &before);
-        // A game that repaints slowly shows the same picture twice in the middle of a move: the
-        // picture must stay the same longer than the longest pause seen between its changes (and
-        // at least `still_ms` once it has changed).
-        let mut same_since = self.game.now_ms();
-        let mut longest_pause = 0;
-        loop {
-            self.game.sleep_ms(self.options.poll_ms);
-            let f = self.capture()?;
-            let now = self.game.now_ms();
-            let elapsed = now - start;
-            let (is_before, is_prev) = (same(&f, &before), same(&f, &prev));
-            if !is_before {
-                changed = true;
-            }
-            if !is_prev {
-                if changed && !is_before {
-                    longest_pause = longest_pause.max(now - same_since);
-                }
-                same_since = now;
-            }
-            let hold = if changed {
-                (longest_pause + longest_pause / 2).max(self.options.still_ms)
-            } else {
-                self.options.poll_ms
-            };
-            if (changed || !expect_change) && is_prev && now - same_since >= hold {
-                self.frame = f;
-                return Ok(changed);
-            }
-            if expect_change && !changed && elapsed > change_timeout_ms {
-                self.frame = f;
-                return Ok(false);
-            }
-            if elapsed > self.options.settle_timeout_ms {
-                return Err(Stop("the picture never became still".into()));
-            }
-            prev = f;
-        }
-    }
-
     fn read(&mut self) -> Result<Board, Stop> {
         let reader = self.reader.as_mut().expect("a reader");
-        let result = reader.read(&self.frame);
+        let result = reader.read(&self.hands.frame);
         let located = reader.located().cloned();
         match result {
             Ok(board) => {
-                self.watch.seen(&self.frame, Some(&board), located.as_ref());
+                self.hands
+                    .watch
+                    .seen(&self.hands.frame, Some(&board), located.as_ref());
                 Ok(board)
             }
             Err(e) => {
-                self.watch.seen(&self.frame, None, located.as_ref());
+                self.hands
+                    .watch
+                    .seen(&self.hands.frame, None, located.as_ref());
                 Err(Stop(format!("cannot read the board: {e}")))
             }
         }
@@ -326,7 +194,7 @@ impl<'g, G: Game> Agent<'g, G> {
     fn read_wanted(&mut self, wanted: impl Fn(&Board) -> bool) -> Result<Board, Stop> {
         let mut board = self.read()?;
         for _ in 0..3 {
-            if wanted(&board) || !self.settle_within(true, self.options.late_ms)? {
+            if wanted(&board) || !self.hands.settle_within(true, self.hands.options.late_ms)? {
                 break;
             }
             board = self.read()?;
@@ -345,32 +213,6 @@ impl<'g, G: Game> Agent<'g, G> {
         click_point(l, self.profile.row_step, target)
     }
 
-    fn click_at(&mut self, (x, y): (i32, i32)) -> Result<(), Stop> {
-        self.watch.proceed()?;
-        self.check_user()?;
-        self.game.click(x, y)?;
-        self.clicks += 1;
-        Ok(())
-    }
-
-    /// Clicks `target`, and again (up to the retries) while the picture does not change.
-    fn click_until_change(&mut self, point: (i32, i32)) -> Result<(), Stop> {
-        for attempt in 0..self.options.retries {
-            self.click_at(point)?;
-            if self.settle(true)? {
-                return Ok(());
-            }
-            self.watch.log(&format!(
-                "no change after a click (attempt {}), clicking again",
-                attempt + 1
-            ));
-        }
-        Err(Stop(format!(
-            "the game did not react to {} clicks at {},{}",
-            self.options.retries, point.0, point.1
-        )))
-    }
-
     /// Plays one step by its clicks, each confirmed by a change of the picture.
     fn do_step(&mut self, state: &State, step: Step) -> Result<(), Stop> {
         for target in clicks_for(state, step) {
@@ -378,19 +220,23 @@ impl<'g, G: Game> Agent<'g, G> {
                 return Err(Stop(format!("no way to click {step}")));
             }
             let p = self.point(target)?;
-            self.click_until_change(p)?;
+            self.hands.click_until_change(p)?;
         }
         Ok(())
     }
 
     fn press_button(&mut self, which: &str) -> Result<(), Stop> {
-        let buttons = self.reader.as_ref().expect("reader").buttons(&self.frame);
+        let buttons = self
+            .reader
+            .as_ref()
+            .expect("reader")
+            .buttons(&self.hands.frame);
         let point = match which {
             "undo_board" => buttons.undo_board,
             _ => buttons.ok,
         };
         let point = point.ok_or_else(|| Stop(format!("cannot find the {which} button")))?;
-        self.click_until_change(point)
+        self.hands.click_until_change(point)
     }
 }
 
@@ -422,21 +268,16 @@ pub fn play<'a, G: Game>(
         }
     };
     let mut agent = Agent {
-        game,
+        hands: Hands::new(game, options, frame, watch),
         reader: None,
         profile: profile.clone(),
-        options,
-        clicks: 0,
         replans: 0,
-        frame,
-        capture_kind: None,
-        watch,
     };
-    agent.note_capture_kind();
+    agent.hands.note_capture_kind();
     let outcome = run(&mut agent, cards, &mut report, start);
-    report.clicks = agent.clicks;
+    report.clicks = agent.hands.clicks;
     report.replans = agent.replans;
-    report.capture = agent.capture_kind;
+    report.capture = agent.hands.capture_kind;
     match outcome {
         Ok((result, reason)) => {
             report.result = result;
@@ -456,7 +297,7 @@ fn run<G: Game>(
     report: &mut Report,
     start: u64,
 ) -> Result<(Outcome, String), Stop> {
-    agent.settle(false)?;
+    agent.hands.settle(false)?;
     // 1-2. The deal and the stock.
     let (pyramid, stock) = match cards {
         Cards::Templates(matcher) => {
@@ -471,7 +312,7 @@ fn run<G: Game>(
     let deck = Deck::from_cards(&all, Vec::new())
         .map_err(|e| Stop(format!("the cards read are not one deck: {e}")))?;
     // 3. Undo board, OK, and the deal must be back exactly.
-    agent.watch.log("undo board");
+    agent.hands.watch.log("undo board");
     agent.press_button("undo_board")?;
     agent.press_button("ok")?;
     let deal = State::deal(&deck);
@@ -481,7 +322,7 @@ fn run<G: Game>(
             "after Undo board the deal is not back: {diff}"
         )));
     }
-    report.reveal_ms = agent.game.now_ms() - start;
+    report.reveal_ms = agent.hands.game.now_ms() - start;
     // 4. Solve.
     let t = std::time::Instant::now();
     let solution = solver::solve(&deal).map_err(|e| Stop(e.to_string()))?;
@@ -489,10 +330,13 @@ fn run<G: Game>(
     let Some(mut plan) = solution.steps else {
         return Ok((Outcome::NoSolution, "this deal has no solution".into()));
     };
-    agent.watch.log(&format!("solved: {} steps", plan.len()));
-    agent.watch.plan(&plan);
+    agent
+        .hands
+        .watch
+        .log(&format!("solved: {} steps", plan.len()));
+    agent.hands.watch.plan(&plan);
     // 5. Play, checking every step.
-    let play_start = agent.game.now_ms();
+    let play_start = agent.hands.game.now_ms();
     let mut state = deal;
     let mut i = 0;
     while i < plan.len() {
@@ -505,7 +349,7 @@ fn run<G: Game>(
                 state = expected;
                 report.steps += 1;
                 i += 1;
-                agent.watch.progress(i);
+                agent.hands.watch.progress(i);
             }
             Some(diff) => {
                 // Another legal move happened (the user played, or a click landed elsewhere).
@@ -521,7 +365,7 @@ fn run<G: Game>(
                         "after {step} the board is not as expected: {diff}"
                     )));
                 };
-                agent.watch.log(&format!(
+                agent.hands.watch.log(&format!(
                     "unexpected position after {step} ({diff}); re-planning"
                 ));
                 agent.replans += 1;
@@ -534,7 +378,7 @@ fn run<G: Game>(
                     ));
                 };
                 plan = new_plan;
-                agent.watch.plan(&plan);
+                agent.hands.watch.plan(&plan);
                 i = 0;
                 if state.is_cleared() {
                     break;
@@ -542,7 +386,7 @@ fn run<G: Game>(
             }
         }
     }
-    report.play_ms = agent.game.now_ms() - play_start;
+    report.play_ms = agent.hands.game.now_ms() - play_start;
     if state.is_cleared() {
         Ok((Outcome::Cleared, "board cleared".into()))
     } else {
@@ -638,7 +482,7 @@ fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Ca
             _ => "unsure which card this is: stock".into(),
         }));
     };
-    agent.watch.log("learning the stock");
+    agent.hands.watch.log("learning the stock");
     // Clicks only need the pyramid's shape and a card that is no king (see `clicks_for`).
     let shape: [Card; 28] = std::array::from_fn(|i| pyramid[i].best());
     let mut partial = learning_state(&shape);
@@ -727,6 +571,7 @@ fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Ca
     let reader = agent.reader.as_mut().expect("a reader");
     for (i, card) in settled {
         agent
+            .hands
             .watch
             .log(&format!("{} is {card}: the only card left", name(i)));
         cards[i] = card;
@@ -787,21 +632,27 @@ fn learn_by_calibrating<G: Game>(
     deck: &Deck,
     save: Option<&std::path::Path>,
 ) -> Result<([Card; 28], Vec<Card>), Stop> {
-    agent.watch.log("calibrating: drawing through the stock");
+    agent
+        .hands
+        .watch
+        .log("calibrating: drawing through the stock");
     let cards = deck.cards();
     let pyramid: [Card; 28] = cards[..28].try_into().expect("28 cards");
-    let mut frames = vec![(*agent.frame).clone()];
+    let mut frames = vec![(*agent.hands.frame).clone()];
     let mut partial = learning_state(&pyramid);
     // Locate first so that clicks have places.
-    let e = crate::vision::edges::Edges::new(&agent.frame);
-    let located = crate::vision::locate::locate(&agent.frame, &e, &agent.profile, None)
+    let e = crate::vision::edges::Edges::new(&agent.hands.frame);
+    let located = crate::vision::locate::locate(&agent.hands.frame, &e, &agent.profile, None)
         .map_err(|e| Stop(format!("cannot find the table: {e}")))?;
     for k in 0..24 {
         partial.stock = vec![cards[28 + k]];
         draw_at(agent, &partial, &located)?;
         partial.waste = vec![cards[28 + k]];
-        frames.push((*agent.frame).clone());
-        agent.watch.seen(&agent.frame, None, Some(&located));
+        frames.push((*agent.hands.frame).clone());
+        agent
+            .hands
+            .watch
+            .seen(&agent.hands.frame, None, Some(&located));
     }
     let templates = calibrate(&frames, deck, &agent.profile, &set_name(save)).map_err(Stop)?;
     use_templates(agent, templates, save)?;
@@ -823,6 +674,7 @@ fn use_templates<G: Game>(
     if let Some(dir) = save {
         templates.save(dir).map_err(Stop)?;
         agent
+            .hands
             .watch
             .log(&format!("saved the card templates in {}", dir.display()));
     }
@@ -840,24 +692,29 @@ fn learn_by_labelling<G: Game>(
     save: Option<&std::path::Path>,
 ) -> Result<([Card; 28], Vec<Card>), Stop> {
     agent
+        .hands
         .watch
         .log("calibrating: clicking through the stock to see every card");
-    let mut frames = vec![(*agent.frame).clone()];
-    let e = crate::vision::edges::Edges::new(&agent.frame);
-    let located = crate::vision::locate::locate(&agent.frame, &e, &agent.profile, None)
+    let mut frames = vec![(*agent.hands.frame).clone()];
+    let e = crate::vision::edges::Edges::new(&agent.hands.frame);
+    let located = crate::vision::locate::locate(&agent.hands.frame, &e, &agent.profile, None)
         .map_err(|e| Stop(format!("cannot find the table: {e}")))?;
     let stock = click_point(&located, agent.profile.row_step, Target::Stock)?;
     for _ in 0..24 {
-        agent.click_until_change(stock)?;
-        frames.push((*agent.frame).clone());
-        agent.watch.seen(&agent.frame, None, Some(&located));
+        agent.hands.click_until_change(stock)?;
+        frames.push((*agent.hands.frame).clone());
+        agent
+            .hands
+            .watch
+            .seen(&agent.hands.frame, None, Some(&located));
     }
     let corners = corners(&frames, &agent.profile, StockSeen::OnStock).map_err(Stop)?;
     let groups = group(&corners);
     agent
+        .hands
         .watch
         .log("calibrating: the cards are grouped; waiting for their 13 ranks and 4 suits");
-    let cards = agent.watch.label(&corners, groups).map_err(Stop)?;
+    let cards = agent.hands.watch.label(&corners, groups).map_err(Stop)?;
     let deck = Deck::from_cards(&cards, Vec::new())
         .map_err(|e| Stop(format!("the labels do not make one deck: {e}")))?;
     let templates = templates_showing_suits(
@@ -893,7 +750,7 @@ fn draw<G: Game>(agent: &mut Agent<G>, state: &State) -> Result<(), Stop> {
 fn draw_at<G: Game>(agent: &mut Agent<G>, state: &State, located: &Located) -> Result<(), Stop> {
     for target in clicks_for(state, Step::Draw) {
         let point = click_point(located, agent.profile.row_step, target)?;
-        agent.click_until_change(point)?;
+        agent.hands.click_until_change(point)?;
     }
     Ok(())
 }

@@ -1,0 +1,200 @@
+//! What the agent's loop does the same way in every game: take pictures and wait until they are
+//! still, click (each click confirmed by a change of the picture, clicked again when the game
+//! ignored it), stop at once when the user takes over, and say how the picture is taken. Each
+//! game's loop holds a `Hands` and adds its reading, planning and checking.
+
+use crate::agent::io::Game;
+use crate::agent::play::Watch;
+use image::RgbaImage;
+use std::sync::Arc;
+
+/// Timing knobs.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Time between captures while waiting.
+    pub poll_ms: u64,
+    /// The least time the picture must stay the same, after changing, to count as still.
+    pub still_ms: u64,
+    /// How long a click may take to change the picture before it counts as dropped.
+    pub change_timeout_ms: u64,
+    /// How long the picture may keep changing before the agent gives up.
+    pub settle_timeout_ms: u64,
+    /// Clicks of one step tried at most this many times.
+    pub retries: usize,
+    /// How long to wait for the rest of a move when the board read is not yet what it should be.
+    pub late_ms: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            poll_ms: 16,
+            still_ms: 16,
+            change_timeout_ms: 2500,
+            settle_timeout_ms: 10_000,
+            retries: 3,
+            late_ms: 1500,
+        }
+    }
+}
+
+/// Why play stopped early.
+pub struct Stop(pub String);
+
+impl From<String> for Stop {
+    fn from(s: String) -> Stop {
+        Stop(s)
+    }
+}
+
+/// Whether two captures show the same picture (the very same capture, or equal pixels).
+fn same(a: &Arc<RgbaImage>, b: &Arc<RgbaImage>) -> bool {
+    Arc::ptr_eq(a, b) || a == b
+}
+
+/// The progress line saying how the game's picture is taken.
+fn capture_line(kind: &str) -> String {
+    match kind {
+        "screen" => "capture: the window's rectangle of the screen (the window's own capture is black or cannot be made)".into(),
+        other => format!("capture: {other}"),
+    }
+}
+
+/// The game, the last still picture, and the clicks made.
+pub struct Hands<'g, G: Game> {
+    pub game: &'g mut G,
+    pub options: Options,
+    pub clicks: usize,
+    /// The last still picture.
+    pub frame: Arc<RgbaImage>,
+    /// How the last picture was taken (`Screen::capture_kind`), said once each time it changes.
+    pub capture_kind: Option<&'static str>,
+    /// Progress lines for the caller, and whether to go on.
+    pub watch: &'g mut dyn Watch,
+}
+
+impl<'g, G: Game> Hands<'g, G> {
+    pub fn new(
+        game: &'g mut G,
+        options: Options,
+        frame: Arc<RgbaImage>,
+        watch: &'g mut dyn Watch,
+    ) -> Hands<'g, G> {
+        Hands {
+            game,
+            options,
+            clicks: 0,
+            frame,
+            capture_kind: None,
+            watch,
+        }
+    }
+
+    pub fn capture(&mut self) -> Result<Arc<RgbaImage>, Stop> {
+        self.check_user()?;
+        let frame = self.game.capture()?;
+        self.note_capture_kind();
+        Ok(frame)
+    }
+
+    /// Says how the game's picture is taken, the first time it is known and whenever it changes.
+    pub fn note_capture_kind(&mut self) {
+        let kind = self.game.capture_kind();
+        if kind != self.capture_kind {
+            self.capture_kind = kind;
+            if let Some(kind) = kind {
+                self.watch.log(&capture_line(kind));
+            }
+        }
+    }
+
+    /// Stops at once when the user has taken over (Esc, the mouse).
+    pub fn check_user(&mut self) -> Result<(), Stop> {
+        match self.game.interrupted() {
+            Some(reason) => Err(Stop(reason)),
+            None => Ok(()),
+        }
+    }
+
+    /// Waits until the picture stops changing. `expect_change`: first wait for it to differ from
+    /// the last frame (false after `change_timeout_ms`: the click did nothing).
+    pub fn settle(&mut self, expect_change: bool) -> Result<bool, Stop> {
+        self.settle_within(expect_change, self.options.change_timeout_ms)
+    }
+
+    /// `settle`, giving up waiting for a change after `change_timeout_ms`.
+    pub fn settle_within(
+        &mut self,
+        expect_change: bool,
+        change_timeout_ms: u64,
+    ) -> Result<bool, Stop> {
+        let start = self.game.now_ms();
+        let before = self.frame.clone();
+        let mut prev = self.capture()?;
+        let mut changed = !same(&prev, &before);
+        // A game that repaints slowly shows the same picture twice in the middle of a move: the
+        // picture must stay the same longer than the longest pause seen between its changes (and
+        // at least `still_ms` once it has changed).
+        let mut same_since = self.game.now_ms();
+        let mut longest_pause = 0;
+        loop {
+            self.game.sleep_ms(self.options.poll_ms);
+            let f = self.capture()?;
+            let now = self.game.now_ms();
+            let elapsed = now - start;
+            let (is_before, is_prev) = (same(&f, &before), same(&f, &prev));
+            if !is_before {
+                changed = true;
+            }
+            if !is_prev {
+                if changed && !is_before {
+                    longest_pause = longest_pause.max(now - same_since);
+                }
+                same_since = now;
+            }
+            let hold = if changed {
+                (longest_pause + longest_pause / 2).max(self.options.still_ms)
+            } else {
+                self.options.poll_ms
+            };
+            if (changed || !expect_change) && is_prev && now - same_since >= hold {
+                self.frame = f;
+                return Ok(changed);
+            }
+            if expect_change && !changed && elapsed > change_timeout_ms {
+                self.frame = f;
+                return Ok(false);
+            }
+            if elapsed > self.options.settle_timeout_ms {
+                return Err(Stop("the picture never became still".into()));
+            }
+            prev = f;
+        }
+    }
+
+    pub fn click_at(&mut self, (x, y): (i32, i32)) -> Result<(), Stop> {
+        self.watch.proceed()?;
+        self.check_user()?;
+        self.game.click(x, y)?;
+        self.clicks += 1;
+        Ok(())
+    }
+
+    /// Clicks `target`, and again (up to the retries) while the picture does not change.
+    pub fn click_until_change(&mut self, point: (i32, i32)) -> Result<(), Stop> {
+        for attempt in 0..self.options.retries {
+            self.click_at(point)?;
+            if self.settle(true)? {
+                return Ok(());
+            }
+            self.watch.log(&format!(
+                "no change after a click (attempt {}), clicking again",
+                attempt + 1
+            ));
+        }
+        Err(Stop(format!(
+            "the game did not react to {} clicks at {},{}",
+            self.options.retries, point.0, point.1
+        )))
+    }
+}
