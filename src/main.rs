@@ -116,6 +116,8 @@ re-plans and the time spent revealing the stock, solving and playing. Exit statu
 cleared or has no solution, 3 when play stopped, 2 on bad input. Moving the mouse stops a --window game."
     )]
     Play {
+        #[command(flatten)]
+        game: GameArg,
         /// Title of the game window (e.g. "Pyramid Practice Table")
         #[arg(long, value_name = "TITLE", conflicts_with = "sim")]
         window: Option<String>,
@@ -427,6 +429,7 @@ fn main() {
             out,
         }),
         Some(Command::Play {
+            game,
             window,
             sim,
             deal,
@@ -440,6 +443,7 @@ fn main() {
             json,
         }) => table_faults(&faults).and_then(|faults| {
             cli::play::run(cli::play::PlayArgs {
+                game: game.game,
                 window,
                 sim,
                 seed: deal.seed,

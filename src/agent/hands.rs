@@ -3,7 +3,7 @@
 //! ignored it), stop at once when the user takes over, and say how the picture is taken. Each
 //! game's loop holds a `Hands` and adds its reading, planning and checking.
 
-use crate::agent::io::Game;
+use crate::agent::io::World;
 use crate::agent::play::Watch;
 use image::RgbaImage;
 use std::sync::Arc;
@@ -61,7 +61,7 @@ fn capture_line(kind: &str) -> String {
 }
 
 /// The game, the last still picture, and the clicks made.
-pub struct Hands<'g, G: Game> {
+pub struct Hands<'g, G: World + ?Sized> {
     pub game: &'g mut G,
     pub options: Options,
     pub clicks: usize,
@@ -73,7 +73,7 @@ pub struct Hands<'g, G: Game> {
     pub watch: &'g mut dyn Watch,
 }
 
-impl<'g, G: Game> Hands<'g, G> {
+impl<'g, G: World + ?Sized> Hands<'g, G> {
     pub fn new(
         game: &'g mut G,
         options: Options,

@@ -49,6 +49,7 @@ impl Clock for RealClock {
     }
 }
 
-/// Everything the loop uses, in one place.
-pub trait Game: Screen + Pointer + Clock {}
-impl<T: Screen + Pointer + Clock> Game for T {}
+/// The world the agent plays in (a real window, or the table in-process): everything the loop
+/// uses, in one place.
+pub trait World: Screen + Pointer + Clock {}
+impl<T: Screen + Pointer + Clock> World for T {}

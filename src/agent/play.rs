@@ -5,7 +5,7 @@
 
 pub use crate::agent::hands::Options;
 use crate::agent::hands::{Hands, Stop};
-use crate::agent::io::Game;
+use crate::agent::io::World;
 use crate::cards::{Card, Deck};
 use crate::games::pyramid::position::Position;
 use crate::games::pyramid::solver;
@@ -47,6 +47,23 @@ pub struct Report {
     /// black or cannot be made); absent for the in-process table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capture: Option<&'static str>,
+}
+
+impl Report {
+    /// A game that stopped before it began, and why.
+    pub fn stopped(reason: &str) -> Report {
+        Report {
+            result: Outcome::Stopped,
+            reason: reason.to_string(),
+            steps: 0,
+            clicks: 0,
+            replans: 0,
+            reveal_ms: 0,
+            solve_ms: 0,
+            play_ms: 0,
+            capture: None,
+        }
+    }
 }
 
 /// Where the agent gets its card templates.
@@ -91,7 +108,7 @@ impl<F: FnMut(&str)> Watch for LogLines<F> {
     }
 }
 
-struct Agent<'g, G: Game> {
+struct Agent<'g, G: World + ?Sized> {
     hands: Hands<'g, G>,
     reader: Option<Reader>,
     profile: crate::vision::profile::Profile,
@@ -166,7 +183,7 @@ fn show_seen(s: Seen) -> String {
     }
 }
 
-impl<'g, G: Game> Agent<'g, G> {
+impl<'g, G: World + ?Sized> Agent<'g, G> {
     fn read(&mut self) -> Result<Board, Stop> {
         let reader = self.reader.as_mut().expect("a reader");
         let result = reader.read(&self.hands.frame);
@@ -241,7 +258,7 @@ impl<'g, G: Game> Agent<'g, G> {
 }
 
 /// Plays one deal from the fresh table to the end.
-pub fn play<'a, G: Game>(
+pub fn play<'a, G: World + ?Sized>(
     game: &'a mut G,
     profile: crate::vision::profile::Profile,
     cards: Cards,
@@ -249,17 +266,7 @@ pub fn play<'a, G: Game>(
     watch: &'a mut dyn Watch,
 ) -> Report {
     let start = game.now_ms();
-    let mut report = Report {
-        result: Outcome::Stopped,
-        reason: String::new(),
-        steps: 0,
-        clicks: 0,
-        replans: 0,
-        reveal_ms: 0,
-        solve_ms: 0,
-        play_ms: 0,
-        capture: None,
-    };
+    let mut report = Report::stopped("");
     let frame = match game.capture() {
         Ok(f) => f,
         Err(e) => {
@@ -291,7 +298,7 @@ pub fn play<'a, G: Game>(
     report
 }
 
-fn run<G: Game>(
+fn run<G: World + ?Sized>(
     agent: &mut Agent<G>,
     cards: Cards,
     report: &mut Report,
@@ -457,7 +464,9 @@ impl Learnt {
 /// the waste). Cards the reader is unsure of, with close candidates, are settled by the full deck
 /// once every other card is known: of each one's candidates exactly one must be missing from the
 /// rest of the deck. Nothing is guessed: otherwise the agent stops and names them.
-fn learn_by_reading<G: Game>(agent: &mut Agent<G>) -> Result<([Card; 28], Vec<Card>), Stop> {
+fn learn_by_reading<G: World + ?Sized>(
+    agent: &mut Agent<G>,
+) -> Result<([Card; 28], Vec<Card>), Stop> {
     let board = agent.read()?;
     let mut pyramid: Vec<Learnt> = Vec::with_capacity(28);
     for (i, &seen) in board.pyramid.iter().enumerate() {
@@ -627,7 +636,7 @@ pub fn settle_by_deck(known: &[Card], unsure: &[(usize, Vec<Card>)]) -> Option<V
 }
 
 /// Draws 24 times without reading, keeping the frames, and makes templates from them.
-fn learn_by_calibrating<G: Game>(
+fn learn_by_calibrating<G: World + ?Sized>(
     agent: &mut Agent<G>,
     deck: &Deck,
     save: Option<&std::path::Path>,
@@ -666,7 +675,7 @@ fn set_name(save: Option<&std::path::Path>) -> String {
 }
 
 /// Saves the templates (when asked) and reads with them from now on.
-fn use_templates<G: Game>(
+fn use_templates<G: World + ?Sized>(
     agent: &mut Agent<G>,
     templates: Templates,
     save: Option<&std::path::Path>,
@@ -687,7 +696,7 @@ fn use_templates<G: Game>(
 /// Guided calibration: clicks the stock 24 times keeping the frames (a king on the stock is
 /// removed by the click instead of drawn; Undo board brings it back), groups the 52 corners seen
 /// by rank and suit, and has the watcher label the groups.
-fn learn_by_labelling<G: Game>(
+fn learn_by_labelling<G: World + ?Sized>(
     agent: &mut Agent<G>,
     save: Option<&std::path::Path>,
 ) -> Result<([Card; 28], Vec<Card>), Stop> {
@@ -743,11 +752,15 @@ fn learning_state(pyramid: &[Card; 28]) -> State {
     }
 }
 
-fn draw<G: Game>(agent: &mut Agent<G>, state: &State) -> Result<(), Stop> {
+fn draw<G: World + ?Sized>(agent: &mut Agent<G>, state: &State) -> Result<(), Stop> {
     agent.do_step(state, Step::Draw)
 }
 
-fn draw_at<G: Game>(agent: &mut Agent<G>, state: &State, located: &Located) -> Result<(), Stop> {
+fn draw_at<G: World + ?Sized>(
+    agent: &mut Agent<G>,
+    state: &State,
+    located: &Located,
+) -> Result<(), Stop> {
     for target in clicks_for(state, Step::Draw) {
         let point = click_point(located, agent.profile.row_step, target)?;
         agent.hands.click_until_change(point)?;

@@ -1,15 +1,17 @@
-//! `solitaire-agent play`: one deal played to the end without the panel, against a real window
-//! (`--window TITLE`) or the practice table in-process (`--sim`); prints the report (JSON contract).
+//! `solitaire-agent play`: one deal of any game played to the end without the panel, against a
+//! real window (`--window TITLE`) or the game's practice table in-process (`--sim`); prints the
+//! report (JSON contract).
 
 use super::labels::label_in_terminal;
 use super::table::{deal_source, load_theme};
 use super::{CliResult, Failure};
 use crate::agent::desktop::DesktopGame;
-use crate::agent::play::{play, Cards, Options, Outcome, Report, Watch};
-use crate::agent::sim::SimTable;
+use crate::agent::play::{Cards, Outcome, Report, Watch};
+use crate::agent::sim::SimView;
 use crate::cards::Card;
 use crate::cards::Deck;
-use crate::table::game::{Faults, Table};
+use crate::games::{Deal, Game};
+use crate::table::game::Faults;
 use crate::table::render::Renderer;
 use crate::table::theme::Theme;
 use crate::vision::accuracy::calibrate_rendered_at;
@@ -20,6 +22,7 @@ use crate::vision::recognize::Matcher;
 use crate::vision::templates::Templates;
 
 pub struct PlayArgs {
+    pub game: &'static dyn Game,
     pub window: Option<String>,
     pub sim: bool,
     pub seed: Option<u64>,
@@ -122,26 +125,29 @@ pub fn run(args: PlayArgs) -> CliResult {
         let (source, deck) = deal_source(args.seed, args.deck.as_deref())?;
         let theme = load_theme(&args.theme)?;
         let cards = cards(Some(load_theme(&args.theme)?))?;
-        let table = Table::new(source, deck, args.animation_ms, args.faults.clone());
-        let mut game = SimTable::new(
-            table,
+        let view = args.game.table(
+            Deal { source, deck },
             Renderer::new(theme),
-            args.size.0,
-            args.size.1,
             args.scale,
+            args.animation_ms,
+            args.faults.clone(),
         );
-        play(&mut game, profile, cards, Options::default(), &mut watch)
+        let mut world = SimView::new(view, args.size.0, args.size.1);
+        args.game.play(&mut world, cards, profile, &mut watch)
     } else {
         let title = args.window.clone().ok_or_else(|| {
-            Failure::input("give --window TITLE (e.g. \"Pyramid Practice Table\") or --sim")
+            Failure::input(format!(
+                "give --window TITLE (e.g. \"{}\") or --sim",
+                args.game.window_title()
+            ))
         })?;
         let cards = cards(None)?;
-        let mut game = DesktopGame::open(&title).map_err(Failure::input)?;
-        match game.esc_unwatched() {
+        let mut world = DesktopGame::open(&title).map_err(Failure::input)?;
+        match world.esc_unwatched() {
             Some(why) => eprintln!("note: {why}; move the mouse to stop the agent"),
             None => eprintln!("press Esc or move the mouse to stop the agent"),
         }
-        play(&mut game, profile, cards, Options::default(), &mut watch)
+        args.game.play(&mut world, cards, profile, &mut watch)
     };
     print_report(&report, args.json);
     match report.result {

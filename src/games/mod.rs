@@ -9,10 +9,13 @@
 pub mod pyramid;
 pub mod tripeaks;
 
+use crate::agent::io::World;
+use crate::agent::play::{Cards, Report, Watch};
 use crate::cards::Deck;
 use crate::table::game::{DealSource, Faults};
 use crate::table::render::Renderer;
 use crate::table::window::TableView;
+use crate::vision::profile::Profile;
 use image::RgbaImage;
 
 /// One deal's answer, in the terms every game shares.
@@ -61,6 +64,15 @@ pub trait Game: Sync {
     ) -> Box<dyn TableView>;
     /// A still picture of a position, the pixels the window would show.
     fn render(&self, renderer: &mut Renderer, picture: &Picture) -> Result<RgbaImage, String>;
+    /// Plays the deal on screen in `world` (a game window, or the practice table in-process) to
+    /// the end, learning the cards from `cards`; the report says how it went.
+    fn play(
+        &self,
+        world: &mut dyn World,
+        cards: Cards,
+        profile: Profile,
+        watch: &mut dyn Watch,
+    ) -> Report;
 }
 
 /// A deal on the table: where it came from and its cards.

@@ -467,6 +467,11 @@ impl Matcher {
         )
     }
 
+    /// The suits' glyphs under the rank, when the template set has them.
+    pub fn suit_glyphs(&self) -> Option<&SuitPrototypes> {
+        self.suits.as_ref()
+    }
+
     /// Whether the templates tell every two suits apart (see `suits_apart`): a theme whose index
     /// corner holds no suit does not.
     pub fn shows_suits(&self) -> bool {
@@ -1662,7 +1667,7 @@ fn settle(
 /// the rank (`glyph` looks at it, only when needed): the close candidates of another rank must be
 /// clearly beaten by the leader, and the glyph must be clearly one candidate suit's rather than
 /// each other's. Returns (card index, confidence).
-fn by_suit_glyph(
+pub(crate) fn by_suit_glyph(
     matcher: &Matcher,
     suits: &SuitPrototypes,
     look: &Look,

@@ -2,12 +2,15 @@
 
 use super::step::parse_steps;
 use super::{solver, State, Step};
+use crate::agent::io::World;
+use crate::agent::play::{play, Cards, Options, Report, Watch};
 use crate::cards::Deck;
 use crate::games::{parse_each, Answer, Deal, Game, Picture};
 use crate::table::game::{deal_label, Faults, Table};
 use crate::table::render::Renderer;
 use crate::table::scene::{status_line, Scene, Selection};
 use crate::table::window::{self, PyramidView, TableView};
+use crate::vision::profile::Profile;
 use image::RgbaImage;
 
 /// Pyramid in the registry.
@@ -79,6 +82,15 @@ impl Game for Pyramid {
         scene.dialog = picture.dialog;
         let layout = renderer.layout(picture.size.0, picture.size.1, picture.scale);
         Ok(renderer.render(&scene, &layout))
+    }
+    fn play(
+        &self,
+        world: &mut dyn World,
+        cards: Cards,
+        profile: Profile,
+        watch: &mut dyn Watch,
+    ) -> Report {
+        play(world, profile, cards, Options::default(), watch)
     }
 }
 

@@ -1,14 +1,19 @@
 //! TriPeaks in the games' registry: its solver, rules replay and practice table behind `Game`.
 
+use super::agent;
 use super::step::parse_steps;
 use super::table::scene::{status_line, Scene};
 use super::table::{self, game::Table, game::View, layout::Layout, scene::render};
 use super::{solver, State, Step};
+use crate::agent::hands::Options;
+use crate::agent::io::World;
+use crate::agent::play::{Cards, Report, Watch};
 use crate::cards::Deck;
 use crate::games::{parse_each, Answer, Deal, Game, Picture};
 use crate::table::game::{deal_label, Faults};
 use crate::table::render::Renderer;
 use crate::table::window::TableView;
+use crate::vision::profile::Profile;
 use image::RgbaImage;
 
 /// TriPeaks in the registry.
@@ -71,5 +76,21 @@ then the 23 stock cards from the top"
         let aspect = renderer.theme().aspect();
         let layout = Layout::new(picture.size.0, picture.size.1, picture.scale, aspect);
         Ok(render(renderer, &scene, &layout))
+    }
+    fn play(
+        &self,
+        world: &mut dyn World,
+        cards: Cards,
+        _profile: Profile,
+        watch: &mut dyn Watch,
+    ) -> Report {
+        match cards {
+            Cards::Templates(matcher) => agent::play(world, matcher, Options::default(), watch),
+            // Calibration reads Pyramid's table; TriPeaks' cards are the same pictures.
+            Cards::CalibrateFrom(..) | Cards::CalibrateGuided(..) => Report::stopped(
+                "TriPeaks plays with a template set made on Pyramid's table (the same card art): \
+calibrate there, then give --templates NAME",
+            ),
+        }
     }
 }

@@ -13,9 +13,20 @@
 //! one it was reached from, so the steps are read back from the last layer to the first. The
 //! rules code in `state` is not used here; tests replay every solution through it.
 
+use super::known::Known;
 use super::state::State;
 use super::step::Step;
 use super::tableau::{cover_masks, TABLEAU};
+
+/// A set of tableau places as bits.
+fn mask(places: impl Iterator<Item = usize>) -> u32 {
+    places.fold(0, |m, i| m | (1 << i))
+}
+
+/// The cards of the tableau, `None` where gone or not yet seen.
+fn cards(known: &Known) -> Vec<Option<Card>> {
+    known.tableau.iter().map(|c| c.flatten()).collect()
+}
 use crate::cards::Card;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -72,38 +83,96 @@ type Layer = HashMap<u64, Option<u64>, BuildHasherDefault<KeyHasher>>;
 
 /// Solves from any position.
 pub fn solve(state: &State) -> Solution {
-    let t0 = Instant::now();
-    let covers = cover_masks();
-    let tableau: Vec<Option<Card>> = state.tableau().to_vec();
-    let left0: u32 = (0..TABLEAU)
-        .filter(|&i| tableau[i].is_some())
-        .fold(0, |m, i| m | (1 << i));
-    let ranks: Vec<u8> = tableau.iter().map(|c| c.map_or(0, |c| c.value())).collect();
-    // The card each layer begins with: the waste's top now, then each stock card in turn.
-    let layer_cards: Vec<Option<Card>> = std::iter::once(state.waste_top())
-        .chain(state.stock().iter().copied().map(Some))
-        .collect();
+    solve_known(&Known::of(state))
+}
 
-    if left0 == 0 {
-        return Solution {
-            steps: Some(Vec::new()),
-            states: 0,
-            peak_bytes: 0,
-            millis: t0.elapsed().as_secs_f64() * 1000.0,
-        };
+/// The fewest steps that clear the tableau from a position as known, cards not yet seen never
+/// played (so a position with unseen cards that must be played has no solution here).
+pub fn solve_known(known: &Known) -> Solution {
+    let t0 = Instant::now();
+    let searched = search(known, |left, _, _| left == 0);
+    let steps = searched
+        .found
+        .map(|end| read_back(&searched.layers, end, &cards(known)));
+    Solution {
+        steps,
+        states: searched.states,
+        peak_bytes: searched.peak_bytes,
+        millis: t0.elapsed().as_secs_f64() * 1000.0,
     }
+}
+
+/// The shortest line of play that turns face up the most cards not yet seen, from a position as
+/// known: the agent plays it to learn them. `None` when no line turns up any.
+pub fn uncover(known: &Known) -> Option<Vec<Step>> {
+    let covers = cover_masks();
+    let unseen = mask(known.unseen().into_iter());
+    let showing = |left: u32| {
+        let mut n = 0;
+        let mut m = unseen & left;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            n += (covers[i] & left == 0) as u32;
+        }
+        n
+    };
+    // Most cards shown, then fewest draws, then fewest cards played (fewest steps).
+    type Rank = (u32, std::cmp::Reverse<usize>, u32);
+    let mut best: Option<(Rank, usize, u64)> = None;
+    let searched = search(known, |left, d, k| {
+        let rank = (showing(left), std::cmp::Reverse(d), left.count_ones());
+        if best.as_ref().is_none_or(|(b, _, _)| rank > *b) {
+            best = Some((rank, d, k));
+        }
+        false
+    });
+    let ((shown, _, _), d, end) = best?;
+    if shown == 0 {
+        return None;
+    }
+    Some(read_back(&searched.layers[..=d], end, &cards(known)))
+}
+
+/// What a search leaves: its layers, the position it stopped at, and its cost.
+struct Searched {
+    layers: Vec<Layer>,
+    found: Option<u64>,
+    states: u64,
+    peak_bytes: usize,
+}
+
+/// The layered search from a known position; `stop(left, draws, key)` is asked of every position
+/// reached and ends the search at the first it accepts.
+fn search(known: &Known, mut stop: impl FnMut(u32, usize, u64) -> bool) -> Searched {
+    let covers = cover_masks();
+    let cards = cards(known);
+    // Rank 0: a card not yet seen (never played).
+    let ranks: Vec<u8> = cards.iter().map(|c| c.map_or(0, |c| c.value())).collect();
+    // The card each layer begins with: the waste's top now, then each stock card in turn.
+    let layer_cards: Vec<Option<Card>> = std::iter::once(known.waste_top)
+        .chain(known.stock.iter().copied().map(Some))
+        .collect();
     let mut layers: Vec<Layer> = Vec::new();
     let mut states = 0u64;
     let mut peak_bytes = 0usize;
-    let mut starts: Vec<u32> = vec![left0];
-    let mut found = None;
-    'layers: for (d, layer_card) in layer_cards.iter().enumerate() {
+    let mut starts: Vec<u32> = vec![mask((0..TABLEAU).filter(|&i| known.tableau[i].is_some()))];
+    for (d, layer_card) in layer_cards.iter().enumerate() {
         let layer_rank = layer_card.map_or(0, |c| c.value());
         let mut layer = Layer::default();
         let mut stack: Vec<u64> = Vec::new();
         for &left in &starts {
             let k = key(left, LAYER_CARD);
             layer.insert(k, None);
+            if stop(left, d, k) {
+                layers.push(layer);
+                return Searched {
+                    layers,
+                    found: Some(k),
+                    states,
+                    peak_bytes,
+                };
+            }
             stack.push(k);
         }
         while let Some(k) = stack.pop() {
@@ -121,7 +190,7 @@ pub fn solve(state: &State) -> Solution {
             while free != 0 {
                 let i = free.trailing_zeros() as usize;
                 free &= free - 1;
-                if covers[i] & left != 0 {
+                if covers[i] & left != 0 || ranks[i] == 0 {
                     continue;
                 }
                 let diff = ranks[i].abs_diff(top_rank);
@@ -133,10 +202,14 @@ pub fn solve(state: &State) -> Solution {
                     continue;
                 }
                 layer.insert(next, Some(k));
-                if left_of(next) == 0 {
-                    found = Some(next);
+                if stop(left_of(next), d, next) {
                     layers.push(layer);
-                    break 'layers;
+                    return Searched {
+                        layers,
+                        found: Some(next),
+                        states,
+                        peak_bytes,
+                    };
                 }
                 stack.push(next);
             }
@@ -152,17 +225,12 @@ pub fn solve(state: &State) -> Solution {
                 + starts.capacity() * 4,
         );
         layers.push(layer);
-        if d + 1 == layer_cards.len() {
-            break;
-        }
     }
-    let steps = found.map(|end| read_back(&layers, end, &tableau));
-    peak_bytes = peak_bytes.max(layers.iter().map(|l| l.capacity() * 24).sum::<usize>());
-    Solution {
-        steps,
+    Searched {
+        layers,
+        found: None,
         states,
         peak_bytes,
-        millis: t0.elapsed().as_secs_f64() * 1000.0,
     }
 }
 
@@ -257,6 +325,49 @@ mod tests {
             compared.0 > 5 && compared.1 > 5,
             "both kinds compared: {compared:?}"
         );
+    }
+
+    /// Learns a deal's face-down cards as the agent does: plays `uncover`'s line, learning each
+    /// card as it turns face up and planning again; when a line turns up nothing more, back to
+    /// the deal (Undo board) with what was learnt, until a pass learns nothing. The cards learnt.
+    fn learn_by_uncovering(deal: &State) -> usize {
+        let mut learnt: Vec<Option<Card>> = vec![None; 18];
+        loop {
+            let mut state = deal.clone();
+            let mut known = Known::at_deal(deal.tableau(), &learnt, deal.stock(), deal.waste_top());
+            let before = learnt.iter().flatten().count();
+            while let Some(line) = uncover(&known) {
+                for step in line {
+                    state.apply(step).expect("a line of known cards is legal");
+                    known.apply(step).expect("the same line is legal as known");
+                    let shown = known.unseen_face_up();
+                    for &i in &shown {
+                        let card = state.tableau()[i].expect("a face-up card");
+                        known.learn(i, card);
+                        learnt[i] = Some(card);
+                    }
+                    if !shown.is_empty() {
+                        break;
+                    }
+                }
+            }
+            if learnt.iter().flatten().count() == before {
+                return before;
+            }
+        }
+    }
+
+    #[test]
+    fn uncovering_learns_every_face_down_card_of_a_winnable_deal() {
+        for seed in 1..=12 {
+            let deal = State::deal(&Deck::shuffled(seed));
+            let winnable = solve(&deal).steps.is_some();
+            let learnt = learn_by_uncovering(&deal);
+            if winnable {
+                assert_eq!(learnt, 18, "seed {seed}");
+            }
+            assert!(learnt <= 18);
+        }
     }
 
     #[test]

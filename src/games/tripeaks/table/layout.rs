@@ -11,9 +11,9 @@ pub const COLUMN_STEP: f32 = 1.1;
 /// Vertical distance between rows, in card widths: the visible strip of a covered card.
 pub const ROW_STEP: f32 = 0.5;
 /// Gap between the bottom row and the stock/waste row, in card widths.
-const PILE_GAP: f32 = 0.4;
+pub const PILE_GAP: f32 = 0.4;
 /// The stock's and the waste's centres, left and right of the middle, in card widths.
-const PILE_DX: f32 = 0.7;
+pub const PILE_DX: f32 = 0.7;
 const MARGIN_X: f32 = 0.4;
 const MARGIN_Y: f32 = 0.2;
 
