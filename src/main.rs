@@ -154,7 +154,9 @@ cleared or has no solution, 3 when play stopped, 2 on bad input. Moving the mous
     },
     /// Open the control panel (also what running with no subcommand does)
     Panel {
-        /// Open the practice table beside the panel at once (when no game window is open)
+        #[command(flatten)]
+        game: GameArg,
+        /// Open the game's practice table beside the panel at once (when no game window is open)
         #[arg(long)]
         open_table: bool,
     },
@@ -521,9 +523,11 @@ fn main() {
             files,
             threads: threads(t),
         }),
-        Some(Command::Panel { open_table }) => solitaire_agent::panel::run(open_table)
-            .map_err(|message| cli::Failure { message, status: 1 }),
-        None => solitaire_agent::panel::run(false)
+        Some(Command::Panel { game, open_table }) => {
+            solitaire_agent::panel::run(game.game, open_table)
+                .map_err(|message| cli::Failure { message, status: 1 })
+        }
+        None => solitaire_agent::panel::run(solitaire_agent::games::GAMES[0], false)
             .map_err(|message| cli::Failure { message, status: 1 }),
     };
     if let Err(failure) = result {

@@ -208,3 +208,19 @@ fn panel_draws_and_opens_the_practice_table() {
         panel.width
     );
 }
+
+#[test]
+fn panel_opens_the_practice_table_of_the_game_chosen() {
+    let mut desktop = Desktop::start(1280, 800);
+    desktop.enter();
+    let mut cmd = desktop.command(env!("CARGO_BIN_EXE_solitaire-agent"));
+    cmd.args(["panel", "--game", "tripeaks", "--open-table"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    desktop.spawn(cmd);
+    wait_for(20, "the panel window", panel_window);
+    wait_for(20, "the TriPeaks practice table", || {
+        window::find("TriPeaks Practice Table").ok()
+    });
+    assert!(window::find("Pyramid Practice Table").is_err());
+}

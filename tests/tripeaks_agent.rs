@@ -51,13 +51,23 @@ fn a_deal_is_learnt_then_cleared_through_dropped_clicks_and_lag() {
     };
     let (report, events) = play_sim(seeded(4, 150, faults), "anglo", (1440, 900));
     assert_eq!(report.result, Outcome::Cleared, "{}", report.reason);
-    assert_eq!(count(&events, |e| matches!(e, Event::Illegal { .. })), 0, "{events:?}");
+    assert_eq!(
+        count(&events, |e| matches!(e, Event::Illegal { .. })),
+        0,
+        "{events:?}"
+    );
     assert_eq!(count(&events, |e| *e == Event::Cleared), 1);
     // The stock drawn out, then each pass back to the deal by Undo board.
     assert!(count(&events, |e| *e == Event::UndoBoard) >= 2);
-    assert!(count(&events, |e| matches!(e, Event::Fault { .. })) > 0, "faults were injected");
+    assert!(
+        count(&events, |e| matches!(e, Event::Fault { .. })) > 0,
+        "faults were injected"
+    );
     // The moves after the last Undo board are an optimal solution of the deal.
-    let last = events.iter().rposition(|(_, e)| *e == Event::UndoBoard).unwrap();
+    let last = events
+        .iter()
+        .rposition(|(_, e)| *e == Event::UndoBoard)
+        .unwrap();
     let played: Vec<Step> = events[last..]
         .iter()
         .filter_map(|(_, e)| match e {
@@ -77,7 +87,9 @@ fn a_deal_is_learnt_then_cleared_through_dropped_clicks_and_lag() {
 #[test]
 fn an_unwinnable_deal_is_proved_so_after_learning_it() {
     // Seed 28 has no solution (the solver, with every card known, says so).
-    assert!(solver::solve(&State::deal(&Deck::shuffled(28))).steps.is_none());
+    assert!(solver::solve(&State::deal(&Deck::shuffled(28)))
+        .steps
+        .is_none());
     let (report, events) = play_sim(seeded(28, 0, Faults::default()), "builtin", (1200, 760));
     assert_eq!(report.result, Outcome::NoSolution, "{}", report.reason);
     assert_eq!(count(&events, |e| matches!(e, Event::Illegal { .. })), 0);
@@ -87,14 +99,20 @@ fn an_unwinnable_deal_is_proved_so_after_learning_it() {
 #[test]
 fn a_game_in_progress_is_not_taken_for_a_deal() {
     let mut table = seeded(2, 0, Faults::default());
-    let line = solver::solve(&State::deal(&Deck::shuffled(2))).steps.unwrap();
+    let line = solver::solve(&State::deal(&Deck::shuffled(2)))
+        .steps
+        .unwrap();
     for step in &line[..6] {
         table.play(*step, 0);
     }
     let (report, events) = play_sim(table, "builtin", (1200, 760));
     assert_eq!(report.result, Outcome::Stopped);
     assert!(report.reason.contains("fresh"), "{}", report.reason);
-    assert_eq!(count(&events, |e| matches!(e, Event::Click { .. })), 0, "nothing clicked");
+    assert_eq!(
+        count(&events, |e| matches!(e, Event::Click { .. })),
+        0,
+        "nothing clicked"
+    );
 }
 
 /// The real window: `play --game tripeaks --window` with templates made on Pyramid's table.
@@ -112,15 +130,30 @@ fn the_agent_clears_a_deal_on_the_real_window() {
     let log = dir.join("table.jsonl");
     let mut table = desktop.command(env!("CARGO_BIN_EXE_solitaire-agent"));
     table
-        .args(["table", "--game", "tripeaks", "--seed", "3", "--size", "1100x700"])
-        .args(["--animation-ms", "100", "--drop-click-rate", "0.1", "--fault-seed", "5"]);
+        .args([
+            "table", "--game", "tripeaks", "--seed", "3", "--size", "1100x700",
+        ])
+        .args([
+            "--animation-ms",
+            "100",
+            "--drop-click-rate",
+            "0.1",
+            "--fault-seed",
+            "5",
+        ]);
     desktop.spawn_table(table, &log);
     wait_for(60, "the TriPeaks window", || {
         window::find("TriPeaks Practice Table").ok()
     });
     let out = desktop
         .command(env!("CARGO_BIN_EXE_solitaire-agent"))
-        .args(["play", "--game", "tripeaks", "--window", "TriPeaks Practice Table"])
+        .args([
+            "play",
+            "--game",
+            "tripeaks",
+            "--window",
+            "TriPeaks Practice Table",
+        ])
         .arg("--templates")
         .arg(&set)
         .arg("--json")

@@ -5,8 +5,9 @@
 //! thread; the panel only draws `Shared` and flips `Switches`.
 
 use crate::agent::desktop::DesktopGame;
-use crate::agent::play::{play, Cards, Options};
+use crate::agent::play::Cards;
 use crate::cards::{Deck, Rank, Suit};
+use crate::games::{Game, GAMES};
 use crate::panel::shared::{PanelWatch, Shared, Switches};
 use crate::platform::window::{self, GAME_TITLES};
 use crate::vision::profile::Profile;
@@ -30,6 +31,8 @@ enum Learn {
 }
 
 pub struct PanelApp {
+    /// The game played (the practice table opened is this game's).
+    game: &'static dyn Game,
     titles: Vec<String>,
     title: String,
     table_seed: u64,
@@ -53,6 +56,7 @@ pub struct PanelApp {
 impl PanelApp {
     pub fn new() -> PanelApp {
         let mut app = PanelApp {
+            game: GAMES[0],
             titles: Vec::new(),
             title: String::new(),
             table_seed: 1,
@@ -81,18 +85,30 @@ impl PanelApp {
                 t.dedup();
                 if let Some(game) = GAME_TITLES.iter().find(|g| t.iter().any(|s| s == *g)) {
                     if self.title.is_empty() {
-                        self.title = game.to_string();
-                        self.profile = if *game == "Pyramid Practice Table" {
-                            "practice-table"
-                        } else {
-                            "msc"
-                        }
-                        .into();
+                        self.choose_window(game);
                     }
                 }
                 self.titles = t;
             }
             Err(e) => self.message = e,
+        }
+    }
+
+    /// The game to play (and whose practice table to open).
+    pub fn choose_game(&mut self, game: &'static dyn Game) {
+        self.game = game;
+    }
+
+    /// Plays in the window titled `title`: a practice table says its game and layout; any other
+    /// window is taken for MSC.
+    fn choose_window(&mut self, title: &str) {
+        self.title = title.to_string();
+        match GAMES.iter().find(|g| g.window_title() == title) {
+            Some(game) => {
+                self.game = *game;
+                self.profile = "practice-table".into();
+            }
+            None => self.profile = "msc".into(),
         }
     }
 
@@ -113,7 +129,8 @@ impl PanelApp {
     pub fn open_table(&mut self, ctx: &egui::Context) {
         let exe = std::env::current_exe().unwrap_or_else(|_| "solitaire-agent".into());
         let mut command = std::process::Command::new(exe);
-        command.args(["table", "--seed", &self.table_seed.to_string()]);
+        command.args(["table", "--game", self.game.name()]);
+        command.args(["--seed", &self.table_seed.to_string()]);
         if let Some(screen) = ctx.input(|i| i.viewport().monitor_size) {
             let (table, panel) = super::arrange::side_by_side(screen.x, screen.y);
             command.args([
@@ -132,12 +149,12 @@ impl PanelApp {
         match command.spawn() {
             Ok(_) => {
                 self.opened_seed = Some(self.table_seed);
-                if !self.titles.iter().any(|t| t == "Pyramid Practice Table") {
-                    self.titles.push("Pyramid Practice Table".into());
+                let title = self.game.window_title();
+                if !self.titles.iter().any(|t| t == title) {
+                    self.titles.push(title.into());
                 }
                 self.learn = Learn::OpenedTable;
-                self.title = "Pyramid Practice Table".into();
-                self.profile = "practice-table".into();
+                self.choose_window(title);
                 self.message = format!("opened the practice table with deal {}", self.table_seed);
             }
             Err(e) => self.message = format!("cannot open the practice table: {e}"),
@@ -176,6 +193,7 @@ impl PanelApp {
             Err(e) => return self.message = e,
         };
         let title = self.title.clone();
+        let game = self.game;
         self.switches.stop.store(false, Ordering::Relaxed);
         self.switches.pause.store(false, Ordering::Relaxed);
         {
@@ -199,7 +217,7 @@ impl PanelApp {
                 wake: Box::new(move || wake_ctx.request_repaint()),
             };
             let report = match DesktopGame::open(&title) {
-                Ok(mut game) => play(&mut game, profile, cards, Options::default(), &mut watch),
+                Ok(mut world) => game.play(&mut world, cards, profile, &mut watch),
                 Err(e) => {
                     if let Ok(mut s) = shared.lock() {
                         s.log.push(e);
@@ -217,8 +235,17 @@ impl PanelApp {
 
     fn controls(&mut self, ui: &mut egui::Ui) {
         ui.heading("solitaire-agent");
-        ui.label("Plays Pyramid Board challenges by itself.");
+        ui.label("Plays Board challenges by itself.");
         ui.separator();
+        ui.horizontal(|ui| {
+            ui.label("Game");
+            for game in GAMES {
+                let chosen = self.game.name() == game.name();
+                if ui.selectable_label(chosen, game.name()).clicked() {
+                    self.game = game;
+                }
+            }
+        });
         ui.label("Game window");
         ui.horizontal(|ui| {
             egui::ComboBox::from_id_salt("window")

@@ -8,9 +8,9 @@ pub mod shared;
 /// The panel window's title.
 pub const TITLE: &str = "solitaire-agent";
 
-/// Opens the panel and runs until it is closed; with `open_table`, the practice table opens beside
-/// it when no game window is open.
-pub fn run(open_table: bool) -> Result<(), String> {
+/// Opens the panel for `game` and runs until it is closed; with `open_table`, the game's practice
+/// table opens beside it when no game window is open.
+pub fn run(game: &'static dyn crate::games::Game, open_table: bool) -> Result<(), String> {
     let viewport = egui::ViewportBuilder::default()
         .with_title(TITLE)
         .with_inner_size([1100.0, 720.0])
@@ -20,6 +20,7 @@ pub fn run(open_table: bool) -> Result<(), String> {
         ..Default::default()
     };
     let mut app = app::PanelApp::new();
+    app.choose_game(game);
     if open_table && !app.has_game_window() {
         // Opened with the first frame, once the screen's size is known.
         app.open_table_soon();

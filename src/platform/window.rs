@@ -11,10 +11,11 @@ use image::RgbaImage;
 use std::cell::Cell;
 
 /// Titles of the windows the agent plays in, most wanted first.
-pub const GAME_TITLES: [&str; 3] = [
+pub const GAME_TITLES: [&str; 4] = [
     "Microsoft Solitaire Collection",
     "Solitaire & Casual Games",
     "Pyramid Practice Table",
+    "TriPeaks Practice Table",
 ];
 
 /// How a window's picture is taken.
