@@ -64,6 +64,22 @@ impl Report {
             capture: None,
         }
     }
+
+    /// Ends the report with how the game went and what the hands did.
+    pub fn finish<G: World + ?Sized>(
+        &mut self,
+        outcome: Result<(Outcome, String), Stop>,
+        hands: &Hands<'_, G>,
+        replans: usize,
+    ) {
+        self.clicks = hands.clicks;
+        self.replans = replans;
+        self.capture = hands.capture_kind;
+        (self.result, self.reason) = match outcome {
+            Ok(ended) => ended,
+            Err(Stop(reason)) => (Outcome::Stopped, reason),
+        };
+    }
 }
 
 /// Where the agent gets its card templates.
@@ -282,19 +298,7 @@ pub fn play<'a, G: World + ?Sized>(
     };
     agent.hands.note_capture_kind();
     let outcome = run(&mut agent, cards, &mut report, start);
-    report.clicks = agent.hands.clicks;
-    report.replans = agent.replans;
-    report.capture = agent.hands.capture_kind;
-    match outcome {
-        Ok((result, reason)) => {
-            report.result = result;
-            report.reason = reason;
-        }
-        Err(Stop(reason)) => {
-            report.result = Outcome::Stopped;
-            report.reason = reason;
-        }
-    }
+    report.finish(outcome, &agent.hands, agent.replans);
     report
 }
 

@@ -109,6 +109,14 @@ pub fn find(name: &str) -> Result<&'static dyn Game, String> {
         })
 }
 
+/// Parses a comma-separated list of steps, such as `Draw,4c+9c,Kh`, with the game's step parser.
+pub fn parse_step_list<S: std::str::FromStr<Err = String>>(text: &str) -> Result<Vec<S>, String> {
+    text.split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(str::parse)
+        .collect()
+}
+
 /// Parses each step with `parse`, or names the first that is not a step.
 pub fn parse_each<S>(
     steps: &[String],

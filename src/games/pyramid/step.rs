@@ -71,10 +71,7 @@ impl FromStr for Step {
 
 /// Parses a comma-separated list of steps, such as `Draw,4c+9c,Kh`.
 pub fn parse_steps(text: &str) -> Result<Vec<Step>, String> {
-    text.split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(str::parse)
-        .collect()
+    crate::games::parse_step_list(text)
 }
 
 #[cfg(test)]

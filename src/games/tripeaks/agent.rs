@@ -181,16 +181,7 @@ pub fn play<G: World + ?Sized>(
     };
     player.hands.note_capture_kind();
     let outcome = run(&mut player, matcher, &mut report, start);
-    report.clicks = player.hands.clicks;
-    report.replans = player.replans;
-    report.capture = player.hands.capture_kind;
-    match outcome {
-        Ok((result, reason)) => {
-            report.result = result;
-            report.reason = reason;
-        }
-        Err(Stop(reason)) => report.reason = reason,
-    }
+    report.finish(outcome, &player.hands, player.replans);
     report
 }
 

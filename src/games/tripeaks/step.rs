@@ -38,10 +38,7 @@ impl FromStr for Step {
 
 /// Parses a comma-separated list of steps, such as `Draw,7h,8c`.
 pub fn parse_steps(text: &str) -> Result<Vec<Step>, String> {
-    text.split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(str::parse)
-        .collect()
+    crate::games::parse_step_list(text)
 }
 
 #[cfg(test)]

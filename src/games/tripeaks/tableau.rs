@@ -25,6 +25,19 @@ pub fn row_and_column(index: usize) -> (usize, usize) {
     (row, index - ROW_STARTS[row])
 }
 
+/// Where a tableau card's centre lies across the table, in column steps (the distance between
+/// neighbouring bottom-row cards) from the middle: the bottom row at −4.5 … 4.5, row 3 at −4 … 4,
+/// rows 2 and 1 over the middle of the two cards covering each.
+pub fn column_offset(index: usize) -> f32 {
+    let (row, col) = row_and_column(index);
+    match row {
+        0 => 3.0 * col as f32 - 3.0,
+        1 => 3.0 * (col / 2) as f32 + (col % 2) as f32 - 3.5,
+        2 => col as f32 - 4.0,
+        _ => col as f32 - 4.5,
+    }
+}
+
 /// The two cards that cover tableau card `index`, or `None` for the bottom row.
 pub fn covered_by(index: usize) -> Option<[usize; 2]> {
     let (row, column) = row_and_column(index);

@@ -22,7 +22,7 @@
 //!   challenged where close runners-up differ; a card read twice, or under the confidence
 //!   margins, is unsure. Nothing is guessed.
 
-use super::tableau::{row_and_column, TABLEAU};
+use super::tableau::{column_offset, row_and_column, TABLEAU};
 use crate::cards::Card;
 use crate::table::layout::Rect;
 use crate::vision::edges::Edges;
@@ -85,16 +85,10 @@ fn corners(fit: Fit, p: &Proportions, aspect: f32) -> Vec<(f32, f32)> {
     let Fit { cx, top, w } = fit;
     let mut out: Vec<(f32, f32)> = (0..TABLEAU)
         .map(|i| {
-            let (row, col) = row_and_column(i);
-            let x = match row {
-                0 => 3.0 * col as f32 - 3.0,
-                1 => 3.0 * (col / 2) as f32 + (col % 2) as f32 - 3.5,
-                2 => col as f32 - 4.0,
-                _ => col as f32 - 4.5,
-            };
+            let row = row_and_column(i).0 as f32;
             (
-                cx + x * p.column_step * w - w / 2.0,
-                top + row as f32 * p.row_step * w,
+                cx + column_offset(i) * p.column_step * w - w / 2.0,
+                top + row * p.row_step * w,
             )
         })
         .collect();

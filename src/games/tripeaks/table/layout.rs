@@ -2,7 +2,7 @@
 //! rows (the bottom row's ten cards side by side, each row above set half a card step in), then the
 //! stock and the waste below, centred. Drawing and clicks both use it.
 
-use super::super::tableau::{row_and_column, TABLEAU};
+use super::super::tableau::{column_offset, row_and_column, TABLEAU};
 use crate::table::chrome::{Button, Chrome};
 use crate::table::layout::Rect;
 
@@ -80,18 +80,10 @@ impl Layout {
             )
         };
         let slots = std::array::from_fn(|i| {
-            let (row, col) = row_and_column(i);
-            // Centres in column steps from the middle: row 4 at −4.5…4.5, row 3 at −4…4, row 2
-            // and row 1 over the middle of the two cards covering each.
-            let x = match row {
-                0 => 3.0 * col as f32 - 3.0,
-                1 => 3.0 * (col / 2) as f32 + (col % 2) as f32 - 3.5,
-                2 => col as f32 - 4.0,
-                _ => col as f32 - 4.5,
-            };
+            let row = row_and_column(i).0 as f32;
             rect(
-                cx + x * COLUMN_STEP * card_w,
-                top + row as f32 * ROW_STEP * card_w,
+                cx + column_offset(i) * COLUMN_STEP * card_w,
+                top + row * ROW_STEP * card_w,
             )
         });
         let pile_y = top + 3.0 * ROW_STEP * card_w + card_h + PILE_GAP * card_w;
