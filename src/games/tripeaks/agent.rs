@@ -118,7 +118,8 @@ impl<'g, G: World + ?Sized> Player<'g, G> {
 
     /// Clicks the place that plays `step`: the stock, or the middle of the card's top strip.
     fn step(&mut self, known: &Known, step: Step) -> Result<(), Stop> {
-        let l = &self.reader.as_ref().expect("a reader").located;
+        let reader = self.reader.as_ref().expect("a reader");
+        let l = &reader.located;
         let point = match step {
             Step::Draw => return self.draw(),
             Step::Play(card) => {
@@ -126,7 +127,7 @@ impl<'g, G: World + ?Sized> Player<'g, G> {
                     .find(|&i| known.tableau[i] == Some(Some(card)))
                     .ok_or_else(|| Stop(format!("{card} is not on the table")))?;
                 let s = l.slots[i];
-                let strip = Proportions::practice().row_step * l.card_w;
+                let strip = reader.proportions.row_step * l.card_w;
                 (s.x + s.w / 2, s.y + (strip / 2.0) as i32)
             }
         };

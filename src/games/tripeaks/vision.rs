@@ -431,6 +431,8 @@ impl Backs {
 pub struct Reader {
     matcher: Matcher,
     pub located: Located,
+    /// The table's proportions the reader was made with.
+    pub proportions: Proportions,
     /// What tells a back from a face here.
     backs: Backs,
     /// Per row: contrast along a place's top edge, and along the sides of its top strip, below
@@ -472,6 +474,7 @@ impl Reader {
         let mut reader = Reader {
             matcher,
             located,
+            proportions: *p,
             waste_floor,
             backs: Backs::Pattern(Vec::new(), 1.0),
             edge_floor,
@@ -545,7 +548,7 @@ impl Reader {
             ));
         }
         let e = Edges::new(frame);
-        let strip = Proportions::practice().row_step * l.card_w;
+        let strip = self.proportions.row_step * l.card_w;
         // A card shows its top edge and at least one side of its top strip (pips of a card
         // behind an empty place can line up with where its top edge would be, not with its sides).
         let present = |r: Rect, f: [f32; 3]| {
