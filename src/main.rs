@@ -348,7 +348,7 @@ fn threads(n: Option<usize>) -> usize {
         .max(1)
 }
 
-fn table_faults(args: &FaultArgs) -> Result<solitaire_agent::table::game::Faults, cli::Failure> {
+fn table_faults(args: &FaultArgs) -> Result<solitaire_agent::table::harness::Faults, cli::Failure> {
     let (drop_click_rate, lag_ms, seed) = (
         args.drop_click_rate,
         args.lag_ms.as_deref(),
@@ -363,7 +363,7 @@ fn table_faults(args: &FaultArgs) -> Result<solitaire_agent::table::game::Faults
         Some(text) => cli::table::parse_lag(text).map_err(cli::Failure::input)?,
         None => (0, 0),
     };
-    Ok(solitaire_agent::table::game::Faults {
+    Ok(solitaire_agent::table::harness::Faults {
         drop_click_rate,
         lag_ms,
         seed,

@@ -7,20 +7,23 @@
 mod common;
 
 use rayon::prelude::*;
-use solitaire_agent::agent::play::{play, Cards, LogLines, Options, Outcome, Watch};
+use solitaire_agent::agent::hands::Options;
+use solitaire_agent::agent::report::{Cards, LogLines, Outcome, Watch};
 use solitaire_agent::agent::sim::SimTable;
 use solitaire_agent::cards::Card;
 use solitaire_agent::cards::Deck;
 use solitaire_agent::cli::play::sim_templates;
+use solitaire_agent::games::pyramid::agent::play;
 use solitaire_agent::games::pyramid::solver;
+use solitaire_agent::games::pyramid::table::game::Table;
+use solitaire_agent::games::pyramid::vision::accuracy::calibrate_rendered_at;
+use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::games::pyramid::State;
-use solitaire_agent::table::game::{Event, Faults, Table};
+use solitaire_agent::table::harness::{Event, Faults};
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
-use solitaire_agent::vision::accuracy::calibrate_rendered_at;
 use solitaire_agent::vision::calibrate::Corners;
 use solitaire_agent::vision::groups::Groups;
-use solitaire_agent::vision::profile::Profile;
 use solitaire_agent::vision::recognize::Matcher;
 use std::sync::OnceLock;
 
@@ -40,7 +43,7 @@ fn run(
     seed: u64,
     faults: Faults,
     matcher: &Matcher,
-) -> (solitaire_agent::agent::play::Report, Vec<(u64, Event)>) {
+) -> (solitaire_agent::agent::report::Report, Vec<(u64, Event)>) {
     run_at(&BUILT_IN, seed, faults, matcher)
 }
 
@@ -63,7 +66,7 @@ fn run_at(
     seed: u64,
     faults: Faults,
     matcher: &Matcher,
-) -> (solitaire_agent::agent::play::Report, Vec<(u64, Event)>) {
+) -> (solitaire_agent::agent::report::Report, Vec<(u64, Event)>) {
     let matcher = matcher.clone();
     let table = Table::seeded(seed, 300, faults);
     let renderer = Renderer::new(Theme::load(look.theme).unwrap());

@@ -9,15 +9,18 @@
 mod common;
 
 use common::desktop::{wait_for, Desktop};
-use solitaire_agent::agent::play::{play, Cards, Options, Outcome, Report};
+use solitaire_agent::agent::hands::Options;
+use solitaire_agent::agent::report::{Cards, Outcome, Report};
 use solitaire_agent::agent::sim::SimTable;
 use solitaire_agent::cli::play::sim_templates;
+use solitaire_agent::games::pyramid::agent::play;
+use solitaire_agent::games::pyramid::table::game::Table;
+use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::panel::shared::{PanelWatch, Shared, Switches};
 use solitaire_agent::platform::window;
-use solitaire_agent::table::game::{Faults, Table};
+use solitaire_agent::table::harness::Faults;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
-use solitaire_agent::vision::profile::Profile;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 

@@ -5,10 +5,12 @@
 mod common;
 
 use solitaire_agent::games::pyramid::solver;
+use solitaire_agent::games::pyramid::table::game::{clicks_for, Table};
+use solitaire_agent::games::pyramid::table::layout::{Layout, Target};
+use solitaire_agent::games::pyramid::table::scene::Selection;
 use solitaire_agent::games::pyramid::{State, Step};
-use solitaire_agent::table::game::{clicks_for, Event, Faults, Table};
-use solitaire_agent::table::layout::{Layout, Target};
-use solitaire_agent::table::scene::Selection;
+use solitaire_agent::table::chrome::Button;
+use solitaire_agent::table::harness::{Event, Faults};
 
 const ANIM: u64 = 300;
 
@@ -143,20 +145,20 @@ fn draw_recycle_limits_and_undo() {
     assert_eq!(table.state(), &expected);
     // Undo takes back the last move.
     let steps = table.steps();
-    click(&mut table, &l, Target::Undo, &mut now);
+    click(&mut table, &l, Target::Button(Button::Undo), &mut now);
     assert_eq!(table.steps(), steps - 1);
     assert_ne!(table.state(), &expected);
     // Undo board asks first; Cancel keeps the game, OK restores the deal exactly.
     let before = table.state().clone();
-    click(&mut table, &l, Target::UndoBoard, &mut now);
+    click(&mut table, &l, Target::Button(Button::UndoBoard), &mut now);
     assert!(table.dialog_open());
     click(&mut table, &l, Target::Stock, &mut now); // blocked by the dialog
     assert_eq!(table.state(), &before);
-    click(&mut table, &l, Target::Cancel, &mut now);
+    click(&mut table, &l, Target::Button(Button::Cancel), &mut now);
     assert!(!table.dialog_open());
     assert_eq!(table.state(), &before);
-    click(&mut table, &l, Target::UndoBoard, &mut now);
-    click(&mut table, &l, Target::Ok, &mut now);
+    click(&mut table, &l, Target::Button(Button::UndoBoard), &mut now);
+    click(&mut table, &l, Target::Button(Button::Ok), &mut now);
     assert_eq!(table.state(), &start);
     assert_eq!(table.steps(), 0);
     let events = table.take_events();
@@ -267,7 +269,7 @@ fn event_log_lines_are_json_with_time_and_event() {
 #[test]
 fn a_king_on_the_stock_can_be_removed_or_drawn() {
     use solitaire_agent::cards::{Card, Deck};
-    use solitaire_agent::table::game::DealSource;
+    use solitaire_agent::table::harness::DealSource;
     let mut cards = *Deck::shuffled(11).cards();
     let king: Card = "Kh".parse().unwrap();
     let at = cards.iter().position(|c| *c == king).unwrap();

@@ -6,10 +6,10 @@ mod common;
 
 use rayon::prelude::*;
 use solitaire_agent::cards::{Card, Deck};
+use solitaire_agent::games::pyramid::table::layout::{Layout, ROW_STEP};
+use solitaire_agent::games::pyramid::table::scene::{Scene, Selection};
 use solitaire_agent::games::pyramid::State;
-use solitaire_agent::table::layout::{Layout, ROW_STEP};
 use solitaire_agent::table::render::Renderer;
-use solitaire_agent::table::scene::{Scene, Selection};
 use solitaire_agent::table::theme::Theme;
 use std::collections::HashSet;
 use std::process::Command;
@@ -155,7 +155,7 @@ fn render_command_writes_the_picture_or_fails_cleanly() {
     for step in solitaire_agent::games::pyramid::step::parse_steps("Draw,Draw").unwrap() {
         state.apply(step).unwrap();
     }
-    let status = solitaire_agent::table::scene::status_line("4", &state, 2);
+    let status = solitaire_agent::games::pyramid::table::scene::status_line("4", &state, 2);
     let scene = Scene::still(&state, Some(Selection::Waste), status);
     assert!(
         renderer.render(&scene, &layout) == img,

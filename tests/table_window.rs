@@ -11,11 +11,11 @@ mod common;
 use common::desktop::{log_events, wait_for, Desktop};
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::solver;
+use solitaire_agent::games::pyramid::table::game::clicks_for;
+use solitaire_agent::games::pyramid::table::scene::{status_line, Scene};
 use solitaire_agent::games::pyramid::State;
 use solitaire_agent::platform::window::{self, FoundWindow};
-use solitaire_agent::table::game::clicks_for;
 use solitaire_agent::table::render::Renderer;
-use solitaire_agent::table::scene::{status_line, Scene};
 use solitaire_agent::table::theme::Theme;
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -168,7 +168,7 @@ fn the_window_shows_the_renderers_pixels_with_card_art() {
         solitaire_agent::games::pyramid::Step::Draw
     };
     let (x, y) = layout
-        .click_point(solitaire_agent::table::layout::Target::Stock)
+        .click_point(solitaire_agent::games::pyramid::table::layout::Target::Stock)
         .unwrap();
     desktop.click(win.x + x, win.y + y);
     state.apply(step).unwrap();

@@ -5,17 +5,17 @@
 
 mod common;
 
-use solitaire_agent::agent::play::{LogLines, Outcome};
+use solitaire_agent::agent::report::{LogLines, Outcome};
 use solitaire_agent::agent::sim::SimView;
 use solitaire_agent::cards::Deck;
+use solitaire_agent::games::pyramid::vision::accuracy::calibrate_rendered_at;
+use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::games::tripeaks::table::game::{seeded, View};
 use solitaire_agent::games::tripeaks::{solver, State, Step, TriPeaks};
 use solitaire_agent::games::Game;
-use solitaire_agent::table::game::{Event, Faults};
+use solitaire_agent::table::harness::{Event, Faults};
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
-use solitaire_agent::vision::accuracy::calibrate_rendered_at;
-use solitaire_agent::vision::profile::Profile;
 use solitaire_agent::vision::recognize::Matcher;
 use solitaire_agent::vision::templates::Templates;
 
@@ -29,10 +29,10 @@ fn play_sim(
     table: solitaire_agent::games::tripeaks::table::game::Table,
     theme: &str,
     size: (u32, u32),
-) -> (solitaire_agent::agent::play::Report, Vec<(u64, Event)>) {
+) -> (solitaire_agent::agent::report::Report, Vec<(u64, Event)>) {
     let view = View::new(table, Renderer::new(Theme::load(theme).unwrap()), 1.0);
     let mut world = SimView::new(Box::new(view), size.0, size.1);
-    let cards = solitaire_agent::agent::play::Cards::Templates(Matcher::new(&templates(theme)));
+    let cards = solitaire_agent::agent::report::Cards::Templates(Matcher::new(&templates(theme)));
     let mut watch = LogLines(|_: &str| {});
     let report = TriPeaks.play(&mut world, cards, Profile::practice_table(), &mut watch);
     (report, world.events)

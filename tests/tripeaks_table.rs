@@ -11,7 +11,7 @@ use solitaire_agent::games::tripeaks::table::game::{seeded, View};
 use solitaire_agent::games::tripeaks::table::layout::{Layout, Target};
 use solitaire_agent::games::tripeaks::{State, Step};
 use solitaire_agent::table::chrome::Button;
-use solitaire_agent::table::game::{Event, Faults};
+use solitaire_agent::table::harness::{Event, Faults};
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
 use solitaire_agent::table::window::TableView;

@@ -9,6 +9,7 @@
 //! installed one), TRIPEAKS_SEEDS (default "1-3").
 
 use solitaire_agent::cards::{Card, Deck};
+use solitaire_agent::games::pyramid::vision::accuracy::calibrate_rendered_at;
 use solitaire_agent::games::tripeaks::solver;
 use solitaire_agent::games::tripeaks::table::layout::Layout;
 use solitaire_agent::games::tripeaks::table::scene::{render, status_line, Scene};
@@ -16,7 +17,6 @@ use solitaire_agent::games::tripeaks::vision::{Proportions, Reader, Seen};
 use solitaire_agent::games::tripeaks::State;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
-use solitaire_agent::vision::accuracy::calibrate_rendered_at;
 use solitaire_agent::vision::recognize::Matcher;
 
 fn frame(renderer: &mut Renderer, state: &State, size: (u32, u32), scale: f32) -> image::RgbaImage {
@@ -148,7 +148,11 @@ fn a_picture_that_is_not_a_tripeaks_deal_is_refused() {
     let pyramid = {
         let layout = renderer.layout(1200, 760, 1.0);
         let state = solitaire_agent::games::pyramid::State::deal(&Deck::shuffled(4));
-        let scene = solitaire_agent::table::scene::Scene::still(&state, None, String::new());
+        let scene = solitaire_agent::games::pyramid::table::scene::Scene::still(
+            &state,
+            None,
+            String::new(),
+        );
         renderer.render(&scene, &layout)
     };
     let blank = image::RgbaImage::from_pixel(1200, 760, image::Rgba([30, 90, 50, 255]));

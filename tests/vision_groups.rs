@@ -5,12 +5,12 @@
 mod common;
 
 use solitaire_agent::cards::Deck;
+use solitaire_agent::games::pyramid::vision::accuracy::calibration_frames;
+use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
-use solitaire_agent::vision::accuracy::calibration_frames;
 use solitaire_agent::vision::calibrate::{corners, StockSeen};
 use solitaire_agent::vision::groups::group;
-use solitaire_agent::vision::profile::Profile;
 
 /// What is wrong with the grouping of deal `seed` in `theme`, if anything.
 fn grouping_faults(theme: &str, seed: u64) -> Vec<String> {

@@ -7,12 +7,12 @@
 //! exchange gave.
 
 use solitaire_agent::cards::{Card, Deck};
+use solitaire_agent::games::pyramid::vision::accuracy::calibration_frames_at;
+use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
-use solitaire_agent::vision::accuracy::calibration_frames_at;
 use solitaire_agent::vision::calibrate::{corners, Corners, StockSeen};
 use solitaire_agent::vision::label_check::disagreements;
-use solitaire_agent::vision::profile::Profile;
 
 fn themes() -> Vec<String> {
     match std::env::var("LABEL_THEMES").as_deref() {
@@ -155,7 +155,7 @@ fn labels_are_checked_against_the_pictures() {
 /// status 2, one message naming both, and no template set written; the true deck is taken.
 #[test]
 fn calibrate_refuses_a_deck_that_does_not_match_the_frames() {
-    use solitaire_agent::vision::accuracy::calibration_frames;
+    use solitaire_agent::games::pyramid::vision::accuracy::calibration_frames;
     let dir = std::env::temp_dir().join(format!("label-check-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

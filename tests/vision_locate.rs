@@ -3,14 +3,16 @@
 //! partly cleared and selected positions; pictures that are not a table are refused.
 
 use solitaire_agent::cards::Deck;
+use solitaire_agent::games::pyramid::table::layout::Layout;
+use solitaire_agent::games::pyramid::table::scene::{Scene, Selection};
+use solitaire_agent::games::pyramid::vision::locate::locate;
+use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::games::pyramid::{State, Step};
-use solitaire_agent::table::layout::{Layout, Rect};
+use solitaire_agent::table::rect::Rect;
 use solitaire_agent::table::render::Renderer;
-use solitaire_agent::table::scene::{Scene, Selection};
 use solitaire_agent::table::theme::Theme;
+use solitaire_agent::vision::buttons::{dialog_ok_button, find_buttons};
 use solitaire_agent::vision::edges::Edges;
-use solitaire_agent::vision::locate::{dialog_ok_button, find_buttons, locate};
-use solitaire_agent::vision::profile::Profile;
 
 const SIZES: [(u32, u32); 5] = [
     (800, 600),
@@ -88,7 +90,7 @@ fn located_slots_match_the_table_layout() {
                         }
                         Err(e) => failures.push(format!("{tag}: {e}")),
                     }
-                    let b = find_buttons(&frame, &e, &profile);
+                    let b = find_buttons(&frame, &e, &profile.controls);
                     let inside =
                         |p: Option<(i32, i32)>, r: Rect| p.is_some_and(|(x, y)| r.contains(x, y));
                     if !inside(b.undo_board, layout.chrome.undo_board)

@@ -5,15 +5,17 @@
 use image::{Rgba, RgbaImage};
 use solitaire_agent::cards::{Card, Deck};
 use solitaire_agent::games::pyramid::solver;
+use solitaire_agent::games::pyramid::table::game::Table;
+use solitaire_agent::games::pyramid::table::layout::Layout;
+use solitaire_agent::games::pyramid::table::scene::Scene;
+use solitaire_agent::games::pyramid::vision::accuracy::{calibrate_rendered, CALIBRATION_SEED};
+use solitaire_agent::games::pyramid::vision::profile::Profile;
+use solitaire_agent::games::pyramid::vision::read_frame;
 use solitaire_agent::games::pyramid::State;
-use solitaire_agent::table::game::{Faults, Table};
-use solitaire_agent::table::layout::{Layout, Rect};
+use solitaire_agent::table::harness::Faults;
+use solitaire_agent::table::rect::Rect;
 use solitaire_agent::table::render::Renderer;
-use solitaire_agent::table::scene::Scene;
 use solitaire_agent::table::theme::Theme;
-use solitaire_agent::vision::accuracy::{calibrate_rendered, CALIBRATION_SEED};
-use solitaire_agent::vision::profile::Profile;
-use solitaire_agent::vision::read_frame;
 use solitaire_agent::vision::recognize::{Matcher, Seen};
 
 const ANIMATION_MS: u64 = 300;
@@ -28,7 +30,10 @@ fn matcher_for(r: &mut Renderer) -> Matcher {
 
 /// Whether what was read is what the picture shows once its flying cards have landed: the
 /// scene's cards at rest, place by place, but for places read as unsure (claiming nothing).
-fn read_as_at_rest(board: &solitaire_agent::vision::recognize::Board, scene: &Scene) -> bool {
+fn read_as_at_rest(
+    board: &solitaire_agent::games::pyramid::vision::board::Board,
+    scene: &Scene,
+) -> bool {
     let same = |truth: Option<Card>, seen: Seen| match (truth, seen) {
         (None, Seen::Empty) | (_, Seen::Unknown(_)) => true,
         (Some(c), Seen::Card(g, _)) => c == g,

@@ -5,16 +5,16 @@
 
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::position_after;
-use solitaire_agent::games::pyramid::State;
-use solitaire_agent::table::render::Renderer;
-use solitaire_agent::table::scene::{Scene, Selection};
-use solitaire_agent::table::theme::Theme;
-use solitaire_agent::vision::accuracy::{
+use solitaire_agent::games::pyramid::table::scene::{Scene, Selection};
+use solitaire_agent::games::pyramid::vision::accuracy::{
     calibrate_rendered, calibrate_rendered_at, measure, positions, CALIBRATION_SEED,
 };
-use solitaire_agent::vision::profile::Profile;
-use solitaire_agent::vision::read_frame;
-use solitaire_agent::vision::reader::Reader;
+use solitaire_agent::games::pyramid::vision::profile::Profile;
+use solitaire_agent::games::pyramid::vision::read_frame;
+use solitaire_agent::games::pyramid::vision::reader::Reader;
+use solitaire_agent::games::pyramid::State;
+use solitaire_agent::table::render::Renderer;
+use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::recognize::{Matcher, Seen};
 
 /// Every place not read right, at each size, over `deals` deals.
@@ -435,7 +435,7 @@ fn accuracy_command_prints_the_table_and_refuses_a_bad_size() {
         text.contains("| size | frames | mean | median | max |"),
         "{text}"
     );
-    let frames = solitaire_agent::vision::accuracy::positions(3).len();
+    let frames = solitaire_agent::games::pyramid::vision::accuracy::positions(3).len();
     assert!(
         text.lines()
             .any(|l| l.starts_with(&format!("| 1200x760@1.5 | {frames} |"))),

@@ -4,18 +4,19 @@
 
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::state::State;
-use solitaire_agent::table::render::Renderer;
-use solitaire_agent::table::scene::{Scene, Selection};
-use solitaire_agent::table::theme::Theme;
-use solitaire_agent::vision::accuracy::{
+use solitaire_agent::games::pyramid::table::scene::{Scene, Selection};
+use solitaire_agent::games::pyramid::vision::accuracy::{
     calibrate_rendered, calibration_frames, measure, positions, CALIBRATION_SEED,
 };
+use solitaire_agent::games::pyramid::vision::board::{read_board, Board};
+use solitaire_agent::games::pyramid::vision::locate::locate;
+use solitaire_agent::games::pyramid::vision::profile::Profile;
+use solitaire_agent::games::pyramid::vision::read_frame;
+use solitaire_agent::table::render::Renderer;
+use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::calibrate::{corners, templates_from, StockSeen};
 use solitaire_agent::vision::edges::Edges;
-use solitaire_agent::vision::locate::locate;
-use solitaire_agent::vision::profile::Profile;
-use solitaire_agent::vision::read_frame;
-use solitaire_agent::vision::recognize::{read_board, Board, Matcher, Seen};
+use solitaire_agent::vision::recognize::{Matcher, Seen};
 
 /// A window size: width, height, display scale.
 type Size = (u32, u32, f32);

@@ -4,7 +4,7 @@
 //! game's loop holds a `Hands` and adds its reading, planning and checking.
 
 use crate::agent::io::World;
-use crate::agent::play::Watch;
+use crate::agent::report::Watch;
 use image::RgbaImage;
 use std::sync::Arc;
 

@@ -1,10 +1,9 @@
-//! The agent: see → solve → click → verify. `play` is Pyramid's loop; `hands` what every game's
-//! loop does the same way (still pictures, confirmed clicks, the user taking over); `io` the small
-//! traits they work through; `sim` runs them against the practice table in-process; `desktop`
-//! against a real window.
-
+//! What every game's agent loop shares: `hands` (still pictures, confirmed clicks, the user taking
+//! over), `report` (the `play --json` report and the watcher), `io` (the small traits the loops
+//! work through), `sim` (the practice table in-process) and `desktop` (a real window). Each game's
+//! loop is its own (`games::pyramid::agent`, `games::tripeaks::agent`).
 pub mod desktop;
 pub mod hands;
 pub mod io;
-pub mod play;
+pub mod report;
 pub mod sim;

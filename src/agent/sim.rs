@@ -3,8 +3,9 @@
 //! `SimTable` is Pyramid's table; `SimView` any game's, through the window's `TableView`.
 
 use crate::agent::io::{Clock, Pointer, Screen};
-use crate::table::game::{Event, Table};
-use crate::table::layout::Layout;
+use crate::games::pyramid::table::game::Table;
+use crate::games::pyramid::table::layout::Layout;
+use crate::table::harness::Event;
 use crate::table::render::Renderer;
 use crate::table::window::TableView;
 use image::RgbaImage;
@@ -16,7 +17,7 @@ pub struct SimTable {
     layout: Layout,
     now: u64,
     /// The last picture and the scene it shows (a still table is not drawn again).
-    shown: Option<(crate::table::scene::Scene, Arc<RgbaImage>)>,
+    shown: Option<(crate::games::pyramid::table::scene::Scene, Arc<RgbaImage>)>,
     /// Every event the table logged, with its time.
     pub events: Vec<(u64, Event)>,
 }

@@ -4,9 +4,11 @@
 
 use super::{CliResult, Failure};
 use crate::cards::Deck;
+use crate::games::pyramid::vision::accuracy::{
+    calibrate_rendered, measure, Tally, CALIBRATION_SEED,
+};
 use crate::table::render::Renderer;
 use crate::table::theme::Theme;
-use crate::vision::accuracy::{calibrate_rendered, measure, Tally, CALIBRATION_SEED};
 use crate::vision::recognize::Matcher;
 use std::collections::BTreeMap;
 

@@ -5,7 +5,7 @@ use super::decks::read_text;
 use super::{CliResult, Failure};
 use crate::cards::Deck;
 use crate::games::{Deal, Game, Picture};
-use crate::table::game::{DealSource, Faults};
+use crate::table::harness::{DealSource, Faults};
 use crate::table::render::Renderer;
 use crate::table::theme::Theme;
 use crate::table::window;

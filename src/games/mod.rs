@@ -10,12 +10,12 @@ pub mod pyramid;
 pub mod tripeaks;
 
 use crate::agent::io::World;
-use crate::agent::play::{Cards, Report, Watch};
+use crate::agent::report::{Cards, Report, Watch};
 use crate::cards::Deck;
-use crate::table::game::{DealSource, Faults};
+use crate::games::pyramid::vision::profile::Profile;
+use crate::table::harness::{DealSource, Faults};
 use crate::table::render::Renderer;
 use crate::table::window::TableView;
-use crate::vision::profile::Profile;
 use image::RgbaImage;
 
 /// One deal's answer, in the terms every game shares.

@@ -5,12 +5,12 @@
 //! thread; the panel only draws `Shared` and flips `Switches`.
 
 use crate::agent::desktop::DesktopGame;
-use crate::agent::play::Cards;
+use crate::agent::report::Cards;
 use crate::cards::{Deck, Rank, Suit};
+use crate::games::pyramid::vision::profile::Profile;
 use crate::games::{Game, GAMES};
 use crate::panel::shared::{PanelWatch, Shared, Switches};
 use crate::platform::window::{self, GAME_TITLES};
-use crate::vision::profile::Profile;
 use crate::vision::recognize::Matcher;
 use crate::vision::templates::{Templates, TEMPLATE_H, TEMPLATE_W};
 use std::sync::atomic::Ordering;

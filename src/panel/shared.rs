@@ -2,14 +2,12 @@
 //! progress, the log, the result, and the Pause/Stop switches. The agent writes through `PanelWatch`;
 //! the panel only reads (and flips the switches).
 
-use crate::agent::play::{Report, Watch};
+use crate::agent::report::{self, Report, Watch};
 use crate::cards::{Card, Rank, Suit};
-use crate::games::pyramid::step::Step;
-use crate::table::layout::Rect;
+use crate::table::rect::Rect;
 use crate::vision::calibrate::Corners;
 use crate::vision::groups::Groups;
-use crate::vision::locate::Located;
-use crate::vision::recognize::{Board, Seen};
+use crate::vision::recognize::Seen;
 use image::RgbaImage;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -106,26 +104,18 @@ pub struct PanelWatch {
     pub wake: Box<dyn Fn() + Send>,
 }
 
-fn marks(board: &Board, located: &Located) -> Vec<Mark> {
-    let mut out = Vec::new();
-    let mut add = |rect: Rect, seen: Seen| {
-        let (text, confidence) = match seen {
-            Seen::Empty => return,
-            Seen::Card(c, conf) => (c.to_string(), conf),
-            Seen::Unknown(conf) => ("?".to_string(), conf),
-        };
-        out.push(Mark {
-            rect,
-            text,
-            confidence,
-        });
+/// A place read, as the panel labels it: the card and its confidence, `?` for an unknown one.
+fn shown(mark: &report::Mark) -> Option<Mark> {
+    let (text, confidence) = match mark.seen {
+        Seen::Empty => return None,
+        Seen::Card(c, conf) => (c.to_string(), conf),
+        Seen::Unknown(conf) => ("?".to_string(), conf),
     };
-    for (i, s) in board.pyramid.iter().enumerate() {
-        add(located.slots[i], *s);
-    }
-    add(located.stock, board.stock_top);
-    add(located.waste, board.waste);
-    out
+    Some(Mark {
+        rect: mark.rect,
+        text,
+        confidence,
+    })
 }
 
 impl Watch for PanelWatch {
@@ -136,21 +126,18 @@ impl Watch for PanelWatch {
         (self.wake)();
     }
 
-    fn seen(&mut self, frame: &RgbaImage, board: Option<&Board>, located: Option<&Located>) {
+    fn seen(&mut self, frame: &RgbaImage, marks: &[report::Mark]) {
         if let Ok(mut s) = self.shared.lock() {
             s.frame = Some(frame.clone());
             s.frame_version += 1;
-            s.marks = match (board, located) {
-                (Some(b), Some(l)) => marks(b, l),
-                _ => Vec::new(),
-            };
+            s.marks = marks.iter().filter_map(shown).collect();
         }
         (self.wake)();
     }
 
-    fn plan(&mut self, steps: &[Step]) {
+    fn plan(&mut self, steps: &[String]) {
         if let Ok(mut s) = self.shared.lock() {
-            s.plan = steps.iter().map(|s| s.to_string()).collect();
+            s.plan = steps.to_vec();
             s.done = 0;
         }
         (self.wake)();

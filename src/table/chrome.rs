@@ -3,8 +3,8 @@
 //! marks drawn on cards and piles (a selection, an empty pile). Geometry and drawing both, so that
 //! each game's layout and renderer only place and draw its own cards.
 
-use crate::table::layout::Rect;
 use crate::table::paint::{self, Rgba};
+use crate::table::rect::Rect;
 use resvg::tiny_skia::Pixmap;
 
 const FELT_CENTRE: [f32; 3] = [46.0, 128.0, 70.0];
@@ -28,6 +28,19 @@ pub enum Button {
     NewDeal,
     Ok,
     Cancel,
+}
+
+impl Button {
+    /// The name used in the event log: `undo`, `undo_board`, `new_deal`, `ok` or `cancel`.
+    pub fn log_name(&self) -> &'static str {
+        match self {
+            Button::Undo => "undo",
+            Button::UndoBoard => "undo_board",
+            Button::NewDeal => "new_deal",
+            Button::Ok => "ok",
+            Button::Cancel => "cancel",
+        }
+    }
 }
 
 /// Where the chrome sits in a window of one size and display scale.

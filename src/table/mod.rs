@@ -1,19 +1,17 @@
-//! The practice table: a playable Pyramid window with MSC's rules and layout, drawn by one renderer
-//! that also works without a display.
+//! The practice tables' shared parts: each game draws its own table (its layout, scene and model
+//! live in its module under `games/`); what every game's table is drawn with and run by is here.
 //!
 //! - `chrome`: the felt, toolbar, status line and Undo board dialog every game's table shares.
-//! - `layout`: where slots, piles and buttons are for a window size and scale.
+//! - `rect`: rectangles in window pixels.
 //! - `theme`, `paint`, `font`: card art (built-in or aisleriot `.svgz`) and drawing primitives.
-//! - `scene`, `render`: what a frame shows, and the one function that draws it.
-//! - `game`: clicks → moves, Undo, Undo board, animation timing, faults, the event log.
-//! - `window`: the eframe window that shows `render`'s pixels and feeds clicks to `game`.
-
+//! - `render`: the renderer every game draws with (felt and card faces kept between frames).
+//! - `harness`: deal sources, faults, the event log and animation timing every table shares.
+//! - `window`: the eframe window that shows a game's pixels and feeds it clicks.
 pub mod chrome;
 pub mod font;
-pub mod game;
-pub mod layout;
+pub mod harness;
 pub mod paint;
+pub mod rect;
 pub mod render;
-pub mod scene;
 pub mod theme;
 pub mod window;

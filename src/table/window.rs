@@ -2,16 +2,11 @@
 //! one image pixel per screen pixel, and hands mouse clicks to the game's table; events go to the
 //! log file as they happen. A game's table comes in through `TableView`.
 
-use crate::table::game::{Event, Table};
-use crate::table::layout::Layout;
-use crate::table::render::Renderer;
-use crate::table::scene::Scene;
+use crate::table::harness::Event;
+
 use image::RgbaImage;
 use std::io::Write;
 use std::time::Instant;
-
-/// The Pyramid window's title (a contract: the agent finds the table by it).
-pub const TITLE: &str = "Pyramid Practice Table";
 
 /// What the window needs of a game's table: clicks in, pictures out, whether it is animating,
 /// and the events to log. Sizes are the window's in physical pixels.
@@ -21,51 +16,6 @@ pub trait TableView {
     fn picture(&mut self, width: u32, height: u32, now_ms: u64) -> Option<RgbaImage>;
     fn is_busy(&self, now_ms: u64) -> bool;
     fn take_events(&mut self) -> Vec<(u64, Event)>;
-}
-
-/// Pyramid's table as the window shows it: the game, its card art and the last picture's scene.
-pub struct PyramidView {
-    pub table: Table,
-    pub renderer: Renderer,
-    pub scale: f32,
-    shown: Option<(u32, u32, Scene)>,
-}
-
-impl PyramidView {
-    pub fn new(table: Table, renderer: Renderer, scale: f32) -> PyramidView {
-        PyramidView {
-            table,
-            renderer,
-            scale,
-            shown: None,
-        }
-    }
-    fn layout(&self, width: u32, height: u32) -> Layout {
-        self.renderer.layout(width, height, self.scale)
-    }
-}
-
-impl TableView for PyramidView {
-    fn click(&mut self, width: u32, height: u32, x: i32, y: i32, now_ms: u64) {
-        let layout = self.layout(width, height);
-        self.table.click(&layout, x, y, now_ms);
-    }
-    fn picture(&mut self, width: u32, height: u32, now_ms: u64) -> Option<RgbaImage> {
-        let layout = self.layout(width, height);
-        let scene = self.table.scene(&layout, now_ms);
-        if self.shown.as_ref() == Some(&(width, height, scene.clone())) {
-            return None;
-        }
-        let image = self.renderer.render(&scene, &layout);
-        self.shown = Some((width, height, scene));
-        Some(image)
-    }
-    fn is_busy(&self, now_ms: u64) -> bool {
-        self.table.is_busy(now_ms)
-    }
-    fn take_events(&mut self) -> Vec<(u64, Event)> {
-        self.table.take_events()
-    }
 }
 
 /// Options of `solitaire-agent table` that concern the window.

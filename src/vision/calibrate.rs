@@ -8,10 +8,10 @@
 
 use crate::cards::{Card, Deck, Suit};
 use crate::games::pyramid::position::Position;
+use crate::games::pyramid::vision::locate::{locate, Located};
+use crate::games::pyramid::vision::profile::Profile;
 use crate::vision::edges::Edges;
 use crate::vision::label_check;
-use crate::vision::locate::{locate, Located};
-use crate::vision::profile::Profile;
 use crate::vision::recognize::{sample, snap_corner, snap_pile_corner, window_of, Matcher};
 use crate::vision::suits::{self, SuitPrototypes};
 use crate::vision::templates::{Manifest, PartManifest, Templates, TEMPLATE_H, TEMPLATE_W};
@@ -33,7 +33,7 @@ fn corner(
     frame: &RgbaImage,
     e: &Edges,
     located: &Located,
-    rect: crate::table::layout::Rect,
+    rect: crate::table::rect::Rect,
     strip: f32,
     pile: bool,
     profile: &Profile,
@@ -174,7 +174,7 @@ pub fn corners(
     let mut crops: Vec<Vec<f32>> = Vec::new();
     let mut cut_at = Vec::new();
     let mut off_place = Vec::new();
-    let off = |(x, y): (f32, f32), place: crate::table::layout::Rect| {
+    let off = |(x, y): (f32, f32), place: crate::table::rect::Rect| {
         (x - place.x as f32, y - place.y as f32)
     };
     for p in Position::all() {

@@ -3,7 +3,7 @@
 //! them), whether a card's top, left or bottom edge runs across a place (an empty place shows the
 //! cards behind it, not an edge of its own), and a selected card's highlight band.
 
-use crate::table::layout::Rect;
+use crate::table::rect::Rect;
 use crate::vision::edges::Edges;
 use crate::vision::sampling::pixel_at;
 use image::RgbaImage;
@@ -315,3 +315,141 @@ pub(crate) const BARE_EDGE: f32 = 0.25;
 /// gave 0.54 or more (ornamental's soft edges the least), and the empty slots whose corner looked
 /// like a card (bellot's pips) 0.13 to 0.16.
 pub(crate) const SIDE_EDGE: f32 = 0.4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A soft straight edge (a cream card over another, shaded over three rows) is a card's top
+    /// edge; pips scattered over a card's middle are not, even where they are sharp.
+    #[test]
+    fn top_edge_is_one_line_across() {
+        let card = image::Rgba([236, 232, 214, 255]);
+        let mut soft = RgbaImage::from_pixel(120, 80, card);
+        for x in 0..120 {
+            for (y, v) in [(38, 230), (39, 222), (40, 214), (41, 206)] {
+                soft.put_pixel(x, y, image::Rgba([v, v, v - 10, 255]));
+            }
+        }
+        assert!(top_edge_continuity(&soft, 10, 40, 100.0) > 0.95);
+        let mut pips = RgbaImage::from_pixel(120, 80, card);
+        for (px, py) in [(20, 30), (55, 38), (85, 42)] {
+            for y in py..py + 8 {
+                for x in px..px + 8 {
+                    pips.put_pixel(x, y, image::Rgba([20, 20, 20, 255]));
+                }
+            }
+        }
+        let scattered = top_edge_continuity(&pips, 10, 40, 100.0);
+        assert!(scattered < TOP_EDGE, "{scattered}");
+        // A line across a court card's picture, with patches of other colours below it, is no
+        // card's edge, though the picture changes all along it (anglo's Kd hanging down into an
+        // empty place, whose line crossing red, blue and gold read as 0.68 of an edge).
+        let patches = [[200, 30, 30], [40, 60, 190], [220, 180, 40]];
+        let patch = |x: u32, y: u32| {
+            let [r, g, b] = patches[(x as usize / 9 + y as usize / 7) % patches.len()];
+            image::Rgba([r, g, b, 255])
+        };
+        let picture = RgbaImage::from_fn(120, 80, |x, y| if y < 40 { card } else { patch(x, y) });
+        let across_a_picture = top_edge_continuity(&picture, 10, 40, 100.0);
+        assert!(across_a_picture < TOP_EDGE, "{across_a_picture}");
+        // A card lying over that picture, its plain face below the line, is an edge.
+        let face = RgbaImage::from_fn(120, 80, |x, y| if y < 40 { patch(x, y) } else { card });
+        assert!(top_edge_continuity(&face, 10, 40, 100.0) > 0.95);
+    }
+
+    #[test]
+    fn left_edge_is_one_line_down() {
+        let card = image::Rgba([250, 250, 250, 255]);
+        // A card whose left edge is at x = 40, over another card's face: its outline runs down
+        // the whole side, with its plain face right of it.
+        let mut lying = RgbaImage::from_pixel(120, 80, card);
+        for y in 20..80 {
+            lying.put_pixel(40, y, image::Rgba([30, 30, 30, 255]));
+        }
+        let whole = left_edge_continuity(&lying, 40, 20, 100.0, 50.0);
+        assert!(whole > 0.95, "{whole}");
+        // Found from a corner snapped a few pixels off, as ornamental's soft edges are.
+        let near = left_edge_continuity(&lying, 44, 20, 100.0, 50.0);
+        assert!(near > 0.95, "{near}");
+        // An empty slot over the middle of a card behind: a pip's side ends by it, no more.
+        let mut pips = RgbaImage::from_pixel(120, 80, card);
+        for y in 30..40 {
+            for x in 30..40 {
+                pips.put_pixel(x, y, image::Rgba([20, 20, 20, 255]));
+            }
+        }
+        let pip = left_edge_continuity(&pips, 40, 20, 100.0, 50.0);
+        assert!(pip < SIDE_EDGE, "{pip}");
+    }
+
+    /// A white card on the felt with a black inner frame 7 pixels inside its edges (a stronger
+    /// line than the edge itself, as swiss-xvii's cards have): the corner is the card's, not the
+    /// frame's, also with a row of pips (an upper card's) just above the card.
+    #[test]
+    fn corner_is_the_card_edge_not_its_inner_frame() {
+        let felt = image::Rgba([40, 110, 60, 255]);
+        let black = image::Rgba([0, 0, 0, 255]);
+        let mut framed = RgbaImage::from_fn(200, 200, |x, y| {
+            let inside = (30..130).contains(&x) && (30..180).contains(&y);
+            let frame = (37..123).contains(&x)
+                && (37..173).contains(&y)
+                && (!(39..121).contains(&x) || !(39..171).contains(&y));
+            match (inside, frame) {
+                (false, _) => felt,
+                (true, true) => black,
+                (true, false) => image::Rgba([255, 255, 255, 255]),
+            }
+        });
+        let slot = Rect::new(33, 33, 100, 150);
+        let (x, y, _) = snap_corner(&Edges::new(&framed), slot, 50.0, 100.0);
+        assert_eq!((x, y), (30.0, 30.0));
+        for px in [45, 70, 95] {
+            for y in 24..28 {
+                for x in px..px + 8 {
+                    framed.put_pixel(x, y, black);
+                }
+            }
+        }
+        let (x, y, _) = snap_corner(&Edges::new(&framed), slot, 50.0, 100.0);
+        assert_eq!((x, y), (30.0, 30.0));
+        // A light line down the felt beside the card, running on above it (a tree's trunk on a
+        // card behind) is not its edge either.
+        for y in 0..200 {
+            for x in 22..24 {
+                framed.put_pixel(x, y, image::Rgba([223, 223, 223, 255]));
+            }
+        }
+        let slot = Rect::new(29, 33, 100, 150);
+        let (x, y, _) = snap_corner(&Edges::new(&framed), slot, 50.0, 100.0);
+        assert_eq!((x, y), (30.0, 30.0));
+    }
+
+    /// A gold frame just inside a card's top and left edges is a highlight (5 pixels wide); a
+    /// white card with a red index and a grey border, or a red line along its top only, is not.
+    #[test]
+    fn a_coloured_frame_inside_the_edges_is_a_highlight() {
+        let card = |band: Option<(image::Rgba<u8>, bool)>| {
+            RgbaImage::from_fn(200, 200, |x, y| {
+                let inside = (30..130).contains(&x) && (30..180).contains(&y);
+                let rim = x < 35 || y < 35;
+                match (inside, band) {
+                    (false, _) => image::Rgba([40, 110, 60, 255]),
+                    (true, Some((colour, both))) if rim && (both || y < 35) => colour,
+                    (true, _) if x == 30 || y == 30 => image::Rgba([120, 120, 120, 255]),
+                    (true, _) if (40..48).contains(&x) && (40..55).contains(&y) => {
+                        image::Rgba([210, 20, 20, 255])
+                    }
+                    (true, _) => image::Rgba([255, 255, 255, 255]),
+                }
+            })
+        };
+        let gold = image::Rgba([255, 200, 30, 255]);
+        let band = highlight_band(&card(Some((gold, true))), 30.0, 30.0, 100.0, 50.0);
+        assert_eq!(band, Some(((0.05, 0.05), [255, 200, 30])));
+        assert_eq!(highlight_band(&card(None), 30.0, 30.0, 100.0, 50.0), None);
+        let red = image::Rgba([210, 20, 20, 255]);
+        let top_only = highlight_band(&card(Some((red, false))), 30.0, 30.0, 100.0, 50.0);
+        assert_eq!(top_only, None);
+    }
+}

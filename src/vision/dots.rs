@@ -194,3 +194,50 @@ pub(crate) fn normalised(values: &[f32]) -> Option<Vec<f32>> {
     }
     Some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vector(n: usize, seed: u32) -> Vec<f32> {
+        (0..n as u32)
+            .map(|i| {
+                ((i.wrapping_mul(2_654_435_761) ^ seed.wrapping_mul(40_503)) % 2001) as f32 / 1000.0
+                    - 1.0
+            })
+            .collect()
+    }
+
+    /// `dots` gives, bit for bit, what the portable lanes give and what `dot` gives pair by pair,
+    /// at the template's length and at lengths with a tail.
+    #[test]
+    fn dots_are_the_same_sums_everywhere() {
+        for n in [4860, 16, 13, 7, 0] {
+            let a: Vec<Vec<f32>> = (0..4).map(|s| vector(n, s)).collect();
+            let b: Vec<Vec<f32>> = (4..6).map(|s| vector(n, s)).collect();
+            let (a, b): ([&[f32]; 4], [&[f32]; 2]) = (
+                std::array::from_fn(|i| &a[i][..]),
+                std::array::from_fn(|j| &b[j][..]),
+            );
+            let fast = dots(a, b);
+            let rows = Rows {
+                count: 1,
+                len: n / 8 * 8,
+                a_stride: 0,
+                b_stride: 0,
+            };
+            assert_eq!(
+                lane_sums(a, b, rows),
+                lane_sums_portable(a, b, rows),
+                "length {n}"
+            );
+            for i in 0..4 {
+                for j in 0..2 {
+                    assert_eq!(fast[i][j].to_bits(), dot(a[i], b[j]).to_bits());
+                    let plain: f64 = a[i].iter().zip(b[j]).map(|(x, y)| (x * y) as f64).sum();
+                    assert!((fast[i][j] as f64 - plain).abs() < 1e-3, "length {n}");
+                }
+            }
+        }
+    }
+}

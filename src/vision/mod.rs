@@ -1,136 +1,19 @@
-//! Vision, pure functions of images: find the table in a frame (`locate`, with the layout `profile`),
-//! learn the cards once (`calibrate` into a `templates` set), and read every card (`recognize`).
+//! Vision every game shares, pure functions of images: the recogniser of card corners
+//! (`recognize`, with the `templates` it compares against, made once by `calibrate`), the edges and
+//! felt of a frame, and the buttons the agent presses. Where a game's cards lie on its table is the
+//! game's own (`games::pyramid::vision`, `games::tripeaks::vision`).
 
-pub mod accuracy;
+pub mod buttons;
 pub mod calibrate;
-mod card_edges;
-mod dots;
+pub(crate) mod card_edges;
+pub(crate) mod dots;
 pub mod edges;
+pub mod felt;
 pub mod groups;
 pub mod label_check;
 pub mod labels;
-pub mod locate;
-pub mod profile;
-pub mod reader;
 pub mod recognize;
-mod sampling;
+pub(crate) mod sampling;
 pub mod scratch;
-pub mod stray;
 pub mod suits;
 pub mod templates;
-
-use image::RgbaImage;
-use locate::{find_buttons, first_fit, locate_for, locate_from, Located, NotATable, Objective};
-use profile::Profile;
-use recognize::{read_board, Board, Matcher};
-
-/// Reads a frame: checks that it is a table, locates it and reads every card. Refuses frames with the
-/// Undo board dialog open and frames where most cards cannot be read (cards moving, something over
-/// the table).
-pub fn read_frame(
-    frame: &RgbaImage,
-    profile: &Profile,
-    matcher: &mut Matcher,
-) -> Result<(Board, Located), NotATable> {
-    read_frame_timed(frame, profile, matcher).0
-}
-
-/// `read_frame`, with how long finding the table took (edges, dialog check, locate), in ms.
-///
-/// A frame refused as located for the whole table gets a second look, located by the corners of
-/// the cards there are (`Objective::Corners`): a pyramid with few cards left can be located wrong
-/// the first way. The second read stands only if it passes every check and reads every card (no
-/// place unsure: a window over part of the pyramid, refused the first time for showing where no
-/// card belongs, was read the second time with six places unsure under it); if it does not, the
-/// first refusal is what is reported.
-pub fn read_frame_timed(
-    frame: &RgbaImage,
-    profile: &Profile,
-    matcher: &mut Matcher,
-) -> (Result<(Board, Located), NotATable>, f64) {
-    let start = std::time::Instant::now();
-    let aspect = Some(matcher.aspect);
-    // The first fit needs no edges of the full frame: both at once.
-    let (e, first) = rayon::join(
-        || edges::Edges::new(frame),
-        || first_fit(frame, profile, aspect, Objective::Table),
-    );
-    if find_buttons(frame, &e, profile).ok.is_some()
-        && matches!(profile.controls, profile::Controls::Toolbar)
-    {
-        let ms = start.elapsed().as_secs_f64() * 1000.0;
-        return (Err(NotATable(DIALOG_OPEN.into())), ms);
-    }
-    let located = locate_from(frame, &e, profile, aspect, first);
-    let mut locate_ms = start.elapsed().as_secs_f64() * 1000.0;
-    let refused = match located.and_then(|l| read_located(frame, &e, profile, l, matcher)) {
-        Ok(read) => return (Ok(read), locate_ms),
-        Err(refused) => refused,
-    };
-    let again = std::time::Instant::now();
-    let located = locate_for(frame, &e, profile, aspect, Objective::Corners);
-    locate_ms += again.elapsed().as_secs_f64() * 1000.0;
-    let read = located
-        .and_then(|l| read_located(frame, &e, profile, l, matcher))
-        .ok()
-        .filter(|(board, _)| stands(Objective::Corners, board))
-        .ok_or(refused);
-    (read, locate_ms)
-}
-
-/// Whether a board read from a table located by `objective` stands: one located by the corners
-/// of the cards there are (the second look) only with every card read.
-pub fn stands(objective: Objective, board: &Board) -> bool {
-    objective == Objective::Table || board.unknowns().is_empty()
-}
-
-/// Reads every card of a located frame; refuses a board most of whose cards cannot be read, or
-/// with a card off its place or something where no card belongs.
-fn read_located(
-    frame: &RgbaImage,
-    e: &edges::Edges,
-    profile: &Profile,
-    located: Located,
-    matcher: &mut Matcher,
-) -> Result<(Board, Located), NotATable> {
-    matcher.prepare(located.card_w);
-    let board = read_board(frame, e, &located, matcher, profile.row_step);
-    let unknown = board.unknowns().len();
-    if unknown * 3 > board.shown().max(1) {
-        return Err(unreadable(&board));
-    }
-    in_place(frame, &located, &board)?;
-    Ok((board, located))
-}
-
-/// Why a frame with the Undo board dialog open is refused.
-pub const DIALOG_OPEN: &str = "a dialog covers the table (Undo board?)";
-
-/// Why a board most of whose cards could not be read is refused.
-pub fn unreadable(board: &Board) -> NotATable {
-    NotATable(format!(
-        "{} of {} cards cannot be read: not the game's table, cards moving, or something over it",
-        board.unknowns().len(),
-        board.shown()
-    ))
-}
-
-/// Refuses a board read from a frame in which a card lies off its place or something lies on the
-/// table where no card belongs (see `stray`): cards in motion, or a dialog or window over the
-/// table.
-pub fn in_place(frame: &RgbaImage, located: &Located, board: &Board) -> Result<(), NotATable> {
-    if let Some(&place) = board.misplaced.first() {
-        let card = board
-            .at(place)
-            .card()
-            .map_or(String::new(), |c| format!(" ({c})"));
-        return Err(NotATable(format!(
-            "the card read at {}{card} lies off its place: cards moving",
-            recognize::place_name(place)
-        )));
-    }
-    match stray::find_stray(frame, located, board) {
-        Some(stray) => Err(NotATable(stray.to_string())),
-        None => Ok(()),
-    }
-}

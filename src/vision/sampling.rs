@@ -257,3 +257,40 @@ pub(crate) fn soften_across(across: &[f32], w: usize, h: usize) -> Vec<f32> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sampled down by a step that is not a whole number of pixels, each frame pixel counts by
+    /// how much of it a sample covers: a one-pixel line falls into the samples it crosses by
+    /// its share of each, wherever the steps fall.
+    #[test]
+    fn a_sample_weighs_each_pixel_by_how_much_of_it_it_covers() {
+        // White, with a black column at x = 2.
+        let frame = RgbaImage::from_fn(6, 3, |x, _| {
+            let v = if x == 2 { 0 } else { 255 };
+            image::Rgba([v, v, v, 255])
+        });
+        // Four samples across six pixels: [0, 1.5), [1.5, 3), [3, 4.5), [4.5, 6).
+        let patch = sample(&frame, 0.0, 0.0, 6.0, 3.0, 4, 1);
+        let row: Vec<f32> = patch.rgb.chunks(3).map(|px| px[0]).collect();
+        // The second covers half of pixel 1 and all of the black pixel 2: a third white.
+        let expected = [255.0, 85.0, 255.0, 255.0];
+        for (got, want) in row.iter().zip(expected) {
+            assert!((got - want).abs() < 1e-3, "{row:?}");
+        }
+        // Shifted by three quarters of a pixel, the line is split between two samples, by how
+        // much of it each covers (a quarter and three quarters of a pixel).
+        let patch = sample(&frame, 0.75, 0.0, 4.5, 3.0, 3, 1);
+        let row: Vec<f32> = patch.rgb.chunks(3).map(|px| px[0]).collect();
+        let expected = [
+            255.0 * (1.0 - 0.25 / 1.5),
+            255.0 * (1.0 - 0.75 / 1.5),
+            255.0,
+        ];
+        for (got, want) in row.iter().zip(expected) {
+            assert!((got - want).abs() < 1e-3, "{row:?}");
+        }
+    }
+}

@@ -2,15 +2,19 @@
 
 use super::step::parse_steps;
 use super::{solver, State, Step};
+use crate::agent::hands::Options;
 use crate::agent::io::World;
-use crate::agent::play::{play, Cards, Options, Report, Watch};
+use crate::agent::report::{Cards, Report, Watch};
 use crate::cards::Deck;
+use crate::games::pyramid::agent::play;
+use crate::games::pyramid::table::game::PyramidView;
+use crate::games::pyramid::table::game::Table;
+use crate::games::pyramid::table::scene::{status_line, Scene, Selection};
+use crate::games::pyramid::vision::profile::Profile;
 use crate::games::{parse_each, Answer, Deal, Game, Picture};
-use crate::table::game::{deal_label, Faults, Table};
+use crate::table::harness::{deal_label, Faults};
 use crate::table::render::Renderer;
-use crate::table::scene::{status_line, Scene, Selection};
-use crate::table::window::{self, PyramidView, TableView};
-use crate::vision::profile::Profile;
+use crate::table::window::TableView;
 use image::RgbaImage;
 
 /// Pyramid in the registry.
@@ -47,7 +51,7 @@ impl Game for Pyramid {
         }
     }
     fn window_title(&self) -> &'static str {
-        window::TITLE
+        crate::games::pyramid::table::TITLE
     }
     fn table(
         &self,

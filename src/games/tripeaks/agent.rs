@@ -23,11 +23,11 @@ use super::tableau::{covered_by, TABLEAU};
 use super::vision::{Board, Proportions, Reader, Seen};
 use crate::agent::hands::{Hands, Options, Stop};
 use crate::agent::io::World;
-use crate::agent::play::{Outcome, Report, Watch};
+use crate::agent::report::{Outcome, Report, Watch};
 use crate::cards::Card;
+use crate::vision::buttons::Controls;
+use crate::vision::buttons::{dialog_ok_button, find_buttons};
 use crate::vision::edges::Edges;
-use crate::vision::locate::{dialog_ok_button, find_buttons};
-use crate::vision::profile::Profile;
 use crate::vision::recognize::Matcher;
 
 struct Player<'g, G: World + ?Sized> {
@@ -143,7 +143,7 @@ impl<'g, G: World + ?Sized> Player<'g, G> {
         }
         self.hands.watch.log("undo board");
         let frame = self.hands.frame.clone();
-        let buttons = find_buttons(&frame, &Edges::new(&frame), &Profile::practice_table());
+        let buttons = find_buttons(&frame, &Edges::new(&frame), &Controls::Toolbar);
         let undo_board = buttons
             .undo_board
             .ok_or_else(|| Stop("cannot find the Undo board button".into()))?;

@@ -7,13 +7,13 @@ use super::table::{self, game::Table, game::View, layout::Layout, scene::render}
 use super::{solver, State, Step};
 use crate::agent::hands::Options;
 use crate::agent::io::World;
-use crate::agent::play::{Cards, Report, Watch};
+use crate::agent::report::{Cards, Report, Watch};
 use crate::cards::Deck;
+use crate::games::pyramid::vision::profile::Profile;
 use crate::games::{parse_each, Answer, Deal, Game, Picture};
-use crate::table::game::{deal_label, Faults};
+use crate::table::harness::{deal_label, Faults};
 use crate::table::render::Renderer;
 use crate::table::window::TableView;
-use crate::vision::profile::Profile;
 use image::RgbaImage;
 
 /// TriPeaks in the registry.

@@ -24,9 +24,9 @@
 
 use super::tableau::{column_offset, row_and_column, TABLEAU};
 use crate::cards::Card;
-use crate::table::layout::Rect;
+use crate::table::rect::Rect;
 use crate::vision::edges::Edges;
-use crate::vision::locate::felt_like;
+use crate::vision::felt::felt_like;
 use crate::vision::recognize::{
     by_suit_glyph, decide, normalised, sample, Matcher, MIN_MARGIN, MIN_SCORE,
 };

@@ -1,6 +1,6 @@
 //! TriPeaks' table without a window: clicks become moves as in MSC (click a face-up card one rank
 //! from the waste's top to play it, click the stock to draw), with Undo, Undo board and its dialog,
-//! New deal, animation timing, faults and the event log of the shared `table::game::Harness`. Time is
+//! New deal, animation timing, faults and the event log of the shared `table::harness::Harness`. Time is
 //! passed in, so tests drive it without a clock or a display.
 
 use super::layout::{Layout, Target};
@@ -9,9 +9,9 @@ use crate::cards::Deck;
 use crate::games::tripeaks::state::State;
 use crate::games::tripeaks::step::Step;
 use crate::table::chrome::Button;
-use crate::table::game::{deal_label, next_seed, DealSource, Event, Faults, Harness, Motion};
+use crate::table::harness::Flight;
+use crate::table::harness::{deal_label, next_seed, DealSource, Event, Faults, Harness, Motion};
 use crate::table::render::Renderer;
-use crate::table::scene::Flight;
 use crate::table::window::TableView;
 use image::RgbaImage;
 

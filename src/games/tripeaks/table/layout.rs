@@ -4,7 +4,7 @@
 
 use super::super::tableau::{column_offset, row_and_column, TABLEAU};
 use crate::table::chrome::{Button, Chrome};
-use crate::table::layout::Rect;
+use crate::table::rect::Rect;
 
 /// Horizontal distance between neighbouring bottom-row cards, in card widths.
 pub const COLUMN_STEP: f32 = 1.1;
@@ -36,7 +36,7 @@ impl Target {
             Target::Tableau(i) => format!("tableau:{i}"),
             Target::Stock => "stock".into(),
             Target::Waste => "waste".into(),
-            Target::Button(b) => crate::table::layout::Target::of_button(*b).log_name(),
+            Target::Button(b) => b.log_name().into(),
             Target::None => "none".into(),
         }
     }

@@ -7,9 +7,9 @@ use crate::cards::Card;
 use crate::games::tripeaks::state::State;
 use crate::games::tripeaks::tableau::TABLEAU;
 use crate::table::chrome::{draw_dialog, draw_status, draw_toolbar, empty_pile};
+use crate::table::harness::Flight;
 use crate::table::paint;
 use crate::table::render::Renderer;
-use crate::table::scene::Flight;
 use image::RgbaImage;
 
 /// One frame's content.

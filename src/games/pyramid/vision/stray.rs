@@ -10,9 +10,11 @@
 //! felt where at least half the samples look like it (the practice table's); else their median
 //! colour, when it is plain enough to tell anything from.
 
-use crate::table::layout::Rect;
-use crate::vision::locate::{felt_like, Located};
-use crate::vision::recognize::{Board, Seen};
+use crate::games::pyramid::vision::board::Board;
+use crate::games::pyramid::vision::locate::Located;
+use crate::table::rect::Rect;
+use crate::vision::felt::felt_like;
+use crate::vision::recognize::Seen;
 use image::RgbaImage;
 
 /// Samples across a card width.

@@ -1,12 +1,13 @@
 //! Finds the table in a frame: fits a layout profile's proportions (column step, row step, pile row)
 //! to the edges in the picture, which gives the card size and the position of the 28 pyramid slots,
-//! the stock and the waste at any window size and display scale. Also finds the buttons the agent
-//! presses, and tells a picture that is not a table (mostly black, blank, no pyramid) from one that is.
+//! the stock and the waste at any window size and display scale; and tells a picture that is not a
+//! table (mostly black, blank, no pyramid) from one that is.
 
 use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
-use crate::table::layout::Rect;
+use crate::games::pyramid::vision::profile::Profile;
+use crate::table::rect::Rect;
 use crate::vision::edges::Edges;
-use crate::vision::profile::{Controls, Profile};
+use crate::vision::felt::{felt_rows, shrink, FeltMap};
 use crate::vision::scratch;
 use image::RgbaImage;
 use rayon::prelude::*;
@@ -243,63 +244,6 @@ fn pile_fit(e: &Edges, fit: Fit, profile: &Profile, aspect: Option<f32>) -> (f32
     }
 }
 
-/// Whether a pixel looks like the green felt (or the dimmed felt under a dialog).
-pub fn felt_like(p: &image::Rgba<u8>) -> bool {
-    let [r, g, b, _] = p.0;
-    g > 40 && g as i32 - r.max(b) as i32 > 20
-}
-
-/// Which pixels of a frame look like felt (`felt_like`), one byte each: worked out once per frame,
-/// since `felt_agreement` samples the same pixels for hundreds of candidate fits.
-struct FeltMap {
-    width: u32,
-    height: u32,
-    /// 1 where the pixel looks like felt.
-    felt: Vec<u8>,
-    /// Per row, whether any of it looks like felt: rows with none are a bar across the window (a
-    /// toolbar, a status line), outside the table whatever the fit.
-    any: Vec<bool>,
-}
-
-impl FeltMap {
-    fn new(frame: &RgbaImage) -> FeltMap {
-        let mut felt = scratch::BYTES.take(frame.as_raw().len() / 4);
-        let row = frame.width().max(1) as usize;
-        let any = felt
-            .par_chunks_mut(row)
-            .zip(frame.as_raw().par_chunks(4 * row))
-            .map(|(out, pixels)| {
-                for (f, p) in out.iter_mut().zip(pixels.chunks_exact(4)) {
-                    *f = u8::from(felt_like(&image::Rgba([p[0], p[1], p[2], p[3]])));
-                }
-                out.contains(&1)
-            })
-            .collect();
-        FeltMap {
-            width: frame.width(),
-            height: frame.height(),
-            felt,
-            any,
-        }
-    }
-}
-
-impl Drop for FeltMap {
-    fn drop(&mut self) {
-        scratch::BYTES.give(std::mem::take(&mut self.felt));
-    }
-}
-
-/// Per row of a frame, whether it shows felt somewhere; none (not known) if no row does: a table
-/// on a backdrop of another colour.
-fn felt_rows(felt: &FeltMap) -> &[bool] {
-    if felt.any.contains(&true) {
-        &felt.any
-    } else {
-        &[]
-    }
-}
-
 /// Share of the felt-like pixels among those a fit says are felt: inside the board's bounds but
 /// outside every slot and pile (sampled on a grid), on rows that show felt somewhere.
 fn felt_agreement(frame: &FeltMap, fit: Fit, aspect: f32, profile: &Profile) -> f32 {
@@ -457,60 +401,6 @@ fn check_picture(e: &Edges) -> Result<(), NotATable> {
         return Err(NotATable("the picture is blank (one flat colour)".into()));
     }
     Ok(())
-}
-
-/// A frame shrunk by `k` in both directions (each pixel the mean of a k×k block).
-fn shrink(frame: &RgbaImage, k: u32) -> RgbaImage {
-    let (w, h) = (frame.width() / k, frame.height() / k);
-    let (k, n) = (k as usize, k * k);
-    let stride = frame.width() as usize * 4;
-    let raw = frame.as_raw();
-    let mut out = scratch::BYTES.take(w as usize * h as usize * 4);
-    // Dividing by n as a multiplication: exact for sums of up to 255·n with k ≤ 16 (tested).
-    let reciprocal = (1u64 << 32).div_ceil(n as u64);
-    let divide = |sum: u32| ((sum as u64 * reciprocal) >> 32) as u8;
-    // Per output row (rows in parallel): the k rows summed down first (each channel of each
-    // pixel), then each k pixels across.
-    out.par_chunks_mut((w as usize * 4).max(1))
-        .enumerate()
-        .for_each_init(
-            || vec![0u32; w as usize * k * 4],
-            |column_sums, (y, out)| {
-                column_sums.fill(0);
-                for row in raw[y * k * stride..].chunks_exact(stride).take(k) {
-                    for (sum, &v) in column_sums.iter_mut().zip(row) {
-                        *sum += v as u32;
-                    }
-                }
-                // (The usual block sizes with the size known, so that each block's loop unrolls.)
-                match k {
-                    2 => add_blocks::<2>(column_sums, out, &divide),
-                    3 => add_blocks::<3>(column_sums, out, &divide),
-                    4 => add_blocks::<4>(column_sums, out, &divide),
-                    _ => add_blocks_of(k, column_sums, out, &divide),
-                }
-            },
-        );
-    RgbaImage::from_raw(w, h, out).expect("a buffer of the shrunk size")
-}
-
-/// Per block of `K` pixels of `column_sums` (RGBA sums down), the block's mean pixel into `out`.
-fn add_blocks<const K: usize>(column_sums: &[u32], out: &mut [u8], divide: &impl Fn(u32) -> u8) {
-    add_blocks_of(K, column_sums, out, divide)
-}
-
-/// `add_blocks` for blocks of `k` pixels.
-#[inline(always)]
-fn add_blocks_of(k: usize, column_sums: &[u32], out: &mut [u8], divide: &impl Fn(u32) -> u8) {
-    for (block, px) in column_sums.chunks_exact(4 * k).zip(out.chunks_exact_mut(4)) {
-        let mut acc = [0u32; 3];
-        for p in block.chunks_exact(4) {
-            acc[0] += p[0];
-            acc[1] += p[1];
-            acc[2] += p[2];
-        }
-        px.copy_from_slice(&[divide(acc[0]), divide(acc[1]), divide(acc[2]), 255]);
-    }
 }
 
 /// Fits whose apex is one of the topmost things on the felt as wide as a card (from `w_min` to
@@ -1122,139 +1012,6 @@ fn size_by_piles(
     best.1
 }
 
-/// The buttons the agent presses, in frame pixels (centres).
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Buttons {
-    pub undo: Option<(i32, i32)>,
-    pub undo_board: Option<(i32, i32)>,
-    pub new_deal: Option<(i32, i32)>,
-    /// The OK of the Undo board dialog, when the dialog is open.
-    pub ok: Option<(i32, i32)>,
-}
-
-/// Finds the buttons as the profile describes them.
-pub fn find_buttons(frame: &RgbaImage, e: &Edges, profile: &Profile) -> Buttons {
-    match &profile.controls {
-        Controls::Fractions { undo_board, ok } => {
-            let at = |f: &[f32; 2]| {
-                Some((
-                    (f[0] * e.width as f32) as i32,
-                    (f[1] * e.height as f32) as i32,
-                ))
-            };
-            Buttons {
-                undo: None,
-                undo_board: at(undo_board),
-                new_deal: None,
-                ok: at(ok),
-            }
-        }
-        Controls::Toolbar => toolbar_buttons(frame, e),
-    }
-}
-
-/// The practice table's toolbar: the first row from the top crossing three light runs on a dark bar.
-fn toolbar_buttons(frame: &RgbaImage, e: &Edges) -> Buttons {
-    let (w, h) = (e.width as i32, e.height as i32);
-    let light = |x: i32, y: i32| e.grey_at(x, y) > 170;
-    let mut buttons = Buttons::default();
-    let min_run = (w / 100).max(6);
-    for y in 0..(h / 6) {
-        let mut runs = Vec::new();
-        let mut x = 0;
-        while x < w {
-            if light(x, y) {
-                let start = x;
-                while x < w && light(x, y) {
-                    x += 1;
-                }
-                if x - start >= min_run {
-                    runs.push((start, x));
-                }
-            } else {
-                x += 1;
-            }
-        }
-        if runs.len() >= 3 && runs.iter().all(|&(a, _)| a < w * 3 / 4) {
-            // The button's height: go down its left padding until it is no longer light.
-            let centre = |&(a, b): &(i32, i32)| {
-                let px = a + 3.min((b - a) / 4);
-                let mut yy = y;
-                while yy < h && light(px, yy) {
-                    yy += 1;
-                }
-                ((a + b) / 2, (y + yy) / 2)
-            };
-            buttons.undo = Some(centre(&runs[0]));
-            buttons.undo_board = Some(centre(&runs[1]));
-            buttons.new_deal = Some(centre(&runs[2]));
-            break;
-        }
-    }
-    buttons.ok = dialog_ok_button(frame);
-    buttons
-}
-
-/// The OK button of the practice table's Undo board dialog: the left of the two button-coloured
-/// areas in the middle of the frame, when the dialog is open.
-pub fn dialog_ok_button(frame: &RgbaImage) -> Option<(i32, i32)> {
-    let (w, h) = (frame.width() as i32, frame.height() as i32);
-    let is_button = |p: &image::Rgba<u8>| {
-        p.0[0].abs_diff(200) <= 6 && p.0[1].abs_diff(214) <= 6 && p.0[2].abs_diff(204) <= 6
-    };
-    let (mut sx, mut sy, mut n) = (0i64, 0i64, 0i64);
-    let mut pts = Vec::new();
-    for y in (h / 4..h * 3 / 4).step_by(2) {
-        for x in (w / 4..w * 3 / 4).step_by(2) {
-            if is_button(frame.get_pixel(x as u32, y as u32)) {
-                pts.push((x, y));
-            }
-        }
-    }
-    if pts.len() < 40 {
-        return None;
-    }
-    // Split at the widest gap in x: OK is the left group.
-    let mut xs: Vec<i32> = pts.iter().map(|p| p.0).collect();
-    xs.sort_unstable();
-    xs.dedup();
-    let split = xs
-        .windows(2)
-        .max_by_key(|p| p[1] - p[0])
-        .map(|p| (p[0] + p[1]) / 2)?;
-    let (ok, cancel): (Vec<_>, Vec<_>) = pts.iter().partition(|&&(x, _)| x < split);
-    // The two buttons are solid boxes of one size side by side, not button-coloured specks
-    // spread over the cards (some card faces have that colour).
-    let (a, b) = (button_box(&ok)?, button_box(&cancel)?);
-    let same_size = ok.len() * 2 >= cancel.len() && cancel.len() * 2 >= ok.len();
-    let side_by_side = (a.1 - b.1).abs() <= (a.3 - a.2).max(2) / 2;
-    if !(same_size && side_by_side) {
-        return None;
-    }
-    for &(x, y) in &ok {
-        sx += x as i64;
-        sy += y as i64;
-        n += 1;
-    }
-    (n > 0).then(|| ((sx / n) as i32, (sy / n) as i32))
-}
-
-/// A group of sampled button-coloured points as a filled box: (centre x, centre y, top, bottom)
-/// when the points fill most of the box they span (text on the button leaves some out).
-fn button_box(pts: &[(i32, i32)]) -> Option<(i32, i32, i32, i32)> {
-    let (x0, x1) = (
-        pts.iter().map(|p| p.0).min()?,
-        pts.iter().map(|p| p.0).max()?,
-    );
-    let (y0, y1) = (
-        pts.iter().map(|p| p.1).min()?,
-        pts.iter().map(|p| p.1).max()?,
-    );
-    // Points were sampled every 2 pixels both ways.
-    let cells = ((x1 - x0) / 2 + 1) as usize * ((y1 - y0) / 2 + 1) as usize;
-    (pts.len() * 10 >= cells * 6).then_some(((x0 + x1) / 2, (y0 + y1) / 2, y0, y1))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1277,33 +1034,6 @@ mod tests {
                     .unwrap_or(0);
                 assert_eq!(b, want, "n {n}, entry {i}");
             }
-        }
-    }
-
-    #[test]
-    fn shrink_takes_each_blocks_mean() {
-        let frame = RgbaImage::from_fn(97, 61, |x, y| {
-            let v = (x * 7919 + y * 104_729 + x * y * 31) as u8;
-            image::Rgba([v, v.wrapping_mul(3), 255 - v, 255])
-        });
-        for k in 1..=16u32 {
-            let small = shrink(&frame, k);
-            assert_eq!(small.dimensions(), (97 / k, 61 / k));
-            for (x, y, p) in small.enumerate_pixels() {
-                for c in 0..3 {
-                    let sum: u32 = (0..k * k)
-                        .map(|i| frame.get_pixel(x * k + i % k, y * k + i / k).0[c] as u32)
-                        .sum();
-                    assert_eq!(p.0[c] as u32, sum / (k * k), "k {k} at ({x}, {y})");
-                }
-            }
-        }
-        // The largest sums a block can give.
-        let white = RgbaImage::from_pixel(64, 64, image::Rgba([255, 255, 255, 255]));
-        for k in 1..=16 {
-            assert!(shrink(&white, k)
-                .pixels()
-                .all(|p| p.0 == [255, 255, 255, 255]));
         }
     }
 }

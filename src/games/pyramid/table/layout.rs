@@ -4,6 +4,7 @@
 
 use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
 use crate::table::chrome::{Button, Chrome};
+use crate::table::rect::Rect;
 
 /// Horizontal distance between neighbouring pyramid cards, in card widths.
 pub const COLUMN_STEP: f32 = 1.12;
@@ -15,63 +16,18 @@ const PILE_GAP: f32 = 0.35;
 const MARGIN_X: f32 = 0.45;
 const MARGIN_Y: f32 = 0.22;
 
-/// An axis-aligned rectangle in window pixels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rect {
-    pub x: i32,
-    pub y: i32,
-    pub w: i32,
-    pub h: i32,
-}
-
-impl Rect {
-    pub fn new(x: i32, y: i32, w: i32, h: i32) -> Rect {
-        Rect { x, y, w, h }
-    }
-
-    pub fn contains(&self, x: i32, y: i32) -> bool {
-        x >= self.x && y >= self.y && x < self.x + self.w && y < self.y + self.h
-    }
-
-    /// The centre point.
-    pub fn centre(&self) -> (i32, i32) {
-        (self.x + self.w / 2, self.y + self.h / 2)
-    }
-
-    pub fn right(&self) -> i32 {
-        self.x + self.w
-    }
-
-    pub fn bottom(&self) -> i32 {
-        self.y + self.h
-    }
-}
-
 /// What a click at some point of the table lands on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
     Pyramid(Position),
     Stock,
     Waste,
-    Undo,
-    UndoBoard,
-    NewDeal,
-    Ok,
-    Cancel,
+    /// A button of the toolbar or of the Undo board dialog.
+    Button(Button),
     None,
 }
 
 impl Target {
-    pub fn of_button(button: Button) -> Target {
-        match button {
-            Button::Undo => Target::Undo,
-            Button::UndoBoard => Target::UndoBoard,
-            Button::NewDeal => Target::NewDeal,
-            Button::Ok => Target::Ok,
-            Button::Cancel => Target::Cancel,
-        }
-    }
-
     /// The name used in the event log: `pyramid:12`, `stock`, `waste`, `undo`, `undo_board`, `ok`,
     /// `cancel`, `new_deal` or `none`.
     pub fn log_name(&self) -> String {
@@ -79,11 +35,7 @@ impl Target {
             Target::Pyramid(p) => format!("pyramid:{}", p.index()),
             Target::Stock => "stock".into(),
             Target::Waste => "waste".into(),
-            Target::Undo => "undo".into(),
-            Target::UndoBoard => "undo_board".into(),
-            Target::NewDeal => "new_deal".into(),
-            Target::Ok => "ok".into(),
-            Target::Cancel => "cancel".into(),
+            Target::Button(b) => b.log_name().into(),
             Target::None => "none".into(),
         }
     }
@@ -180,7 +132,7 @@ impl Layout {
         present: impl Fn(Position) -> bool,
     ) -> Target {
         if let Some(button) = self.chrome.button_at(x, y, dialog_open) {
-            return Target::of_button(button);
+            return Target::Button(button);
         }
         if dialog_open {
             return Target::None;
@@ -212,11 +164,11 @@ impl Layout {
             }
             Target::Stock => self.stock,
             Target::Waste => self.waste,
-            Target::Undo => self.chrome.undo,
-            Target::UndoBoard => self.chrome.undo_board,
-            Target::NewDeal => self.chrome.new_deal,
-            Target::Ok => self.chrome.ok,
-            Target::Cancel => self.chrome.cancel,
+            Target::Button(Button::Undo) => self.chrome.undo,
+            Target::Button(Button::UndoBoard) => self.chrome.undo_board,
+            Target::Button(Button::NewDeal) => self.chrome.new_deal,
+            Target::Button(Button::Ok) => self.chrome.ok,
+            Target::Button(Button::Cancel) => self.chrome.cancel,
             Target::None => return None,
         };
         Some(r.centre())
@@ -276,15 +228,15 @@ mod tests {
         for t in [
             Target::Stock,
             Target::Waste,
-            Target::Undo,
-            Target::UndoBoard,
-            Target::NewDeal,
+            Target::Button(Button::Undo),
+            Target::Button(Button::UndoBoard),
+            Target::Button(Button::NewDeal),
         ] {
             let (x, y) = l.click_point(t).unwrap();
             assert_eq!(l.hit(x, y, false, |_| true), t);
             assert_eq!(l.hit(x, y, true, |_| true), Target::None);
         }
-        let (x, y) = l.click_point(Target::Ok).unwrap();
-        assert_eq!(l.hit(x, y, true, |_| true), Target::Ok);
+        let (x, y) = l.click_point(Target::Button(Button::Ok)).unwrap();
+        assert_eq!(l.hit(x, y, true, |_| true), Target::Button(Button::Ok));
     }
 }

@@ -1,189 +1,20 @@
-//! The practice table's game, without a window: turns clicks into moves with MSC's interaction, keeps
-//! Undo and Undo board, times the animations, injects faults and writes the event log. Time is passed
-//! in (milliseconds since the table opened), so tests drive it without a clock or a display.
+//! Pyramid's practice table without a window: turns clicks into moves with MSC's interaction, keeps
+//! Undo and Undo board and times the animations (faults and the event log are the shared
+//! `Harness`'s); `PyramidView` is the table as the window shows it.
 
-use crate::cards::{Card, Deck, SplitMix64};
+use crate::cards::{Card, Deck};
 use crate::games::pyramid::position::Position;
 use crate::games::pyramid::state::{Place, State};
 use crate::games::pyramid::step::Step;
-use crate::table::layout::{Layout, Target};
-use crate::table::scene::{status_line, Flight, Scene, Selection};
-
-/// Where a deal came from: shown in the status line and used by New deal.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DealSource {
-    Seed(u64),
-    File(String),
-}
-
-/// Injected faults, for testing a player program against an unreliable game.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Faults {
-    /// Share of clicks ignored (0.0–1.0).
-    pub drop_click_rate: f64,
-    /// Extra delay before a move starts to animate: uniformly from `lag_ms.0` to `lag_ms.1`.
-    pub lag_ms: (u64, u64),
-    pub seed: u64,
-}
-
-impl Default for Faults {
-    fn default() -> Faults {
-        Faults {
-            drop_click_rate: 0.0,
-            lag_ms: (0, 0),
-            seed: 0,
-        }
-    }
-}
-
-/// One line of the event log.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Event {
-    Deal { deck: String },
-    Click { x: i32, y: i32, target: String },
-    Move { step: String },
-    Illegal { why: String },
-    Undo { step: String },
-    UndoBoard,
-    Cleared,
-    Fault { kind: String, detail: String },
-}
-
-impl Event {
-    /// The JSON line for this event at `t_ms`.
-    pub fn to_json(&self, t_ms: u64) -> String {
-        let s = |v: &str| serde_json::to_string(v).expect("string");
-        let body = match self {
-            Event::Deal { deck } => format!(r#""event":"deal","deck":{}"#, s(deck)),
-            Event::Click { x, y, target } => {
-                format!(r#""event":"click","x":{x},"y":{y},"target":{}"#, s(target))
-            }
-            Event::Move { step } => format!(r#""event":"move","step":{}"#, s(step)),
-            Event::Illegal { why } => format!(r#""event":"illegal","why":{}"#, s(why)),
-            Event::Undo { step } => format!(r#""event":"undo","step":{}"#, s(step)),
-            Event::UndoBoard => r#""event":"undo_board""#.to_string(),
-            Event::Cleared => r#""event":"cleared""#.to_string(),
-            Event::Fault { kind, detail } => {
-                format!(
-                    r#""event":"fault","kind":{},"detail":{}"#,
-                    s(kind),
-                    s(detail)
-                )
-            }
-        };
-        format!(r#"{{"t_ms":{t_ms},{body}}}"#)
-    }
-}
-
-/// A move on its way: the picture shows `before` until `start_ms`, then the cards fly for the
-/// animation time. Any game's table: `S` its position, `T` its step.
-#[derive(Clone, Debug)]
-pub struct Motion<S, T> {
-    pub before: S,
-    pub step: T,
-    pub start_ms: u64,
-}
-
-/// What every game's table does the same way: the event log, the injected faults (dropped clicks,
-/// lag before a move) and the animation time.
-pub struct Harness {
-    pub animation_ms: u64,
-    faults: Faults,
-    rng: SplitMix64,
-    events: Vec<(u64, Event)>,
-}
-
-impl Harness {
-    pub fn new(animation_ms: u64, faults: Faults) -> Harness {
-        Harness {
-            animation_ms,
-            rng: SplitMix64(faults.seed),
-            faults,
-            events: Vec::new(),
-        }
-    }
-
-    pub fn log(&mut self, t_ms: u64, event: Event) {
-        self.events.push((t_ms, event));
-    }
-
-    pub fn illegal(&mut self, now_ms: u64, why: &str) {
-        self.log(
-            now_ms,
-            Event::Illegal {
-                why: why.to_string(),
-            },
-        );
-    }
-
-    /// Events logged since the last call, with their times.
-    pub fn take_events(&mut self) -> Vec<(u64, Event)> {
-        std::mem::take(&mut self.events)
-    }
-
-    /// Logs a click on `target`; true when the click is to be acted on, false when the
-    /// drop-click fault swallows it (logged as such).
-    pub fn click(&mut self, x: i32, y: i32, target: String, now_ms: u64) -> bool {
-        self.log(now_ms, Event::Click { x, y, target });
-        if self.faults.drop_click_rate > 0.0 && self.rng.next_f64() < self.faults.drop_click_rate {
-            self.log(
-                now_ms,
-                Event::Fault {
-                    kind: "drop_click".into(),
-                    detail: format!("click at {x},{y} ignored"),
-                },
-            );
-            return false;
-        }
-        true
-    }
-
-    /// How long a move waits before it animates (the lag fault, logged), in ms.
-    pub fn lag(&mut self, now_ms: u64) -> u64 {
-        let (a, b) = self.faults.lag_ms;
-        if b == 0 {
-            return 0;
-        }
-        let ms = a + (self.rng.next_f64() * (b - a + 1) as f64) as u64;
-        let ms = ms.min(b);
-        self.log(
-            now_ms,
-            Event::Fault {
-                kind: "lag".into(),
-                detail: format!("{ms} ms"),
-            },
-        );
-        ms
-    }
-
-    /// True while `motion` is waiting out its lag or flying.
-    pub fn is_moving<S, T>(&self, motion: Option<&Motion<S, T>>, now_ms: u64) -> bool {
-        motion.is_some_and(|m| now_ms < m.start_ms + self.animation_ms)
-    }
-
-    /// How far a flying move is at `now_ms`, eased (0 at the start, 1 at the end).
-    pub fn progress<S, T>(&self, motion: &Motion<S, T>, now_ms: u64) -> f32 {
-        let t = now_ms.saturating_sub(motion.start_ms) as f32 / self.animation_ms.max(1) as f32;
-        let t = t.min(1.0);
-        t * t * (3.0 - 2.0 * t)
-    }
-}
-
-/// The seed New deal moves to: the next seed, or seed 1 after a deck file.
-pub fn next_seed(source: &DealSource) -> u64 {
-    match source {
-        DealSource::Seed(n) => n.wrapping_add(1),
-        DealSource::File(_) => 1,
-    }
-}
-
-/// The deal's label for the status line.
-pub fn deal_label(source: &DealSource) -> String {
-    match source {
-        DealSource::Seed(n) => n.to_string(),
-        DealSource::File(name) => name.to_uppercase(),
-    }
-}
+use crate::games::pyramid::table::layout::{Layout, Target};
+use crate::games::pyramid::table::scene::{status_line, Scene, Selection};
+use crate::table::chrome::Button;
+use crate::table::harness::{
+    deal_label, next_seed, DealSource, Event, Faults, Flight, Harness, Motion,
+};
+use crate::table::render::Renderer;
+use crate::table::window::TableView;
+use image::RgbaImage;
 
 /// The table: the deal, the position, the selection, the dialog and the moves in flight.
 pub struct Table {
@@ -281,26 +112,28 @@ impl Table {
     pub fn press(&mut self, target: Target, now_ms: u64) {
         if self.dialog {
             match target {
-                Target::Ok => {
+                Target::Button(Button::Ok) => {
                     self.dialog = false;
                     self.undo_board(now_ms);
                 }
-                Target::Cancel => self.dialog = false,
+                Target::Button(Button::Cancel) => self.dialog = false,
                 _ => self.illegal(now_ms, "the Undo board dialog is open: press OK or Cancel"),
             }
             return;
         }
         match target {
-            Target::Undo => self.undo(now_ms),
-            Target::UndoBoard => {
+            Target::Button(Button::Undo) => self.undo(now_ms),
+            Target::Button(Button::UndoBoard) => {
                 self.selected = None;
                 self.dialog = true;
             }
-            Target::NewDeal => self.new_deal(now_ms),
+            Target::Button(Button::NewDeal) => self.new_deal(now_ms),
             Target::Pyramid(p) => self.press_card(Selection::Pyramid(p), now_ms),
             Target::Waste => self.press_card(Selection::Waste, now_ms),
             Target::Stock => self.press_stock(now_ms),
-            Target::Ok | Target::Cancel => self.illegal(now_ms, "no dialog is open"),
+            Target::Button(Button::Ok) | Target::Button(Button::Cancel) => {
+                self.illegal(now_ms, "no dialog is open")
+            }
             Target::None => self.selected = None,
         }
     }
@@ -459,7 +292,7 @@ impl Table {
         let t = self.harness.progress(m, now_ms);
         let mut scene = Scene::still(&self.state, self.selected, status);
         scene.dialog = self.dialog;
-        let fly = |from: crate::table::layout::Rect, to: crate::table::layout::Rect, card| Flight {
+        let fly = |from: crate::table::rect::Rect, to: crate::table::rect::Rect, card| Flight {
             card,
             x: from.x as f32 + (to.x - from.x) as f32 * t,
             y: from.y as f32 + (to.y - from.y) as f32 * t,
@@ -539,4 +372,49 @@ pub fn clicks_for(state: &State, step: Step) -> Vec<Target> {
 /// Position `i` (0..28) as a pyramid target.
 pub fn pyramid(i: u8) -> Target {
     Target::Pyramid(Position(i))
+}
+
+/// Pyramid's table as the window shows it: the game, its card art and the last picture's scene.
+pub struct PyramidView {
+    pub table: Table,
+    pub renderer: Renderer,
+    pub scale: f32,
+    shown: Option<(u32, u32, Scene)>,
+}
+
+impl PyramidView {
+    pub fn new(table: Table, renderer: Renderer, scale: f32) -> PyramidView {
+        PyramidView {
+            table,
+            renderer,
+            scale,
+            shown: None,
+        }
+    }
+    fn layout(&self, width: u32, height: u32) -> Layout {
+        self.renderer.layout(width, height, self.scale)
+    }
+}
+
+impl TableView for PyramidView {
+    fn click(&mut self, width: u32, height: u32, x: i32, y: i32, now_ms: u64) {
+        let layout = self.layout(width, height);
+        self.table.click(&layout, x, y, now_ms);
+    }
+    fn picture(&mut self, width: u32, height: u32, now_ms: u64) -> Option<RgbaImage> {
+        let layout = self.layout(width, height);
+        let scene = self.table.scene(&layout, now_ms);
+        if self.shown.as_ref() == Some(&(width, height, scene.clone())) {
+            return None;
+        }
+        let image = self.renderer.render(&scene, &layout);
+        self.shown = Some((width, height, scene));
+        Some(image)
+    }
+    fn is_busy(&self, now_ms: u64) -> bool {
+        self.table.is_busy(now_ms)
+    }
+    fn take_events(&mut self) -> Vec<(u64, Event)> {
+        self.table.take_events()
+    }
 }

@@ -3,13 +3,14 @@
 //! few milliseconds.
 
 use crate::cards::Card;
-use crate::table::layout::Rect;
+use crate::games::pyramid::vision::board::{place_regions, read_board_reusing, Board, PLACES};
+use crate::games::pyramid::vision::locate::{locate_for, Located, NotATable, Objective};
+use crate::games::pyramid::vision::profile::Profile;
+use crate::table::rect::Rect;
+use crate::vision::buttons::Controls;
+use crate::vision::buttons::{find_buttons, Buttons};
 use crate::vision::edges::Edges;
-use crate::vision::locate::{find_buttons, locate_for, Buttons, Located, NotATable, Objective};
-use crate::vision::profile::{Controls, Profile};
-use crate::vision::recognize::{
-    place_regions, read_board_reusing, Board, Matcher, Seen, MIN_SCORE, PLACES,
-};
+use crate::vision::recognize::{Matcher, Seen, MIN_SCORE};
 use image::RgbaImage;
 
 pub struct Reader {
@@ -70,7 +71,7 @@ impl Reader {
 
     /// The buttons in a frame.
     pub fn buttons(&self, frame: &RgbaImage) -> Buttons {
-        find_buttons(frame, &Edges::new(frame), &self.profile)
+        find_buttons(frame, &Edges::new(frame), &self.profile.controls)
     }
 
     /// Reads a frame; refuses frames that are not a readable board.
@@ -103,11 +104,14 @@ impl Reader {
                     self.located = Some(located);
                     self.last = None;
                     match self.read_located(frame, Some(&e)) {
-                        Ok(board) if crate::vision::stands(objective, &board) => {
+                        Ok(board) if crate::games::pyramid::vision::stands(objective, &board) => {
                             self.confirmed = true;
                             return Ok(board);
                         }
-                        Ok(board) => refused = refused.or(Some(crate::vision::unreadable(&board))),
+                        Ok(board) => {
+                            refused =
+                                refused.or(Some(crate::games::pyramid::vision::unreadable(&board)))
+                        }
                         Err(err) => refused = refused.or(Some(err)),
                     }
                 }
@@ -115,7 +119,7 @@ impl Reader {
             }
             if refused
                 .as_ref()
-                .is_some_and(|r| r.0 == crate::vision::DIALOG_OPEN)
+                .is_some_and(|r| r.0 == crate::games::pyramid::vision::DIALOG_OPEN)
             {
                 break;
             }
@@ -131,7 +135,7 @@ impl Reader {
         edges: Option<&Edges>,
     ) -> Result<Board, NotATable> {
         if matches!(self.profile.controls, Controls::Toolbar) && dialog_open(frame) {
-            return Err(NotATable(crate::vision::DIALOG_OPEN.into()));
+            return Err(NotATable(crate::games::pyramid::vision::DIALOG_OPEN.into()));
         }
         let located = self.located.as_ref().expect("located");
         let regions = place_regions(located, self.profile.row_step);
@@ -170,9 +174,9 @@ impl Reader {
         let unknown = board.unknowns().len();
         if unknown >= 6 && unknown * 2 > board.shown().max(1) {
             self.last = None;
-            return Err(crate::vision::unreadable(&board));
+            return Err(crate::games::pyramid::vision::unreadable(&board));
         }
-        if let Err(e) = crate::vision::in_place(frame, located, &board) {
+        if let Err(e) = crate::games::pyramid::vision::in_place(frame, located, &board) {
             self.last = None;
             return Err(e);
         }
@@ -212,5 +216,5 @@ fn board_of(seen: &[Seen; PLACES]) -> Board {
 
 /// Whether the practice table's Undo board dialog is open.
 pub fn dialog_open(frame: &RgbaImage) -> bool {
-    crate::vision::locate::dialog_ok_button(frame).is_some()
+    crate::vision::buttons::dialog_ok_button(frame).is_some()
 }

@@ -5,12 +5,12 @@
 //! the table; tests/vision_read.rs holds the sizes where reading is exact to it.
 
 use crate::cards::{Card, Deck};
+use crate::games::pyramid::table::scene::{Scene, Selection};
+use crate::games::pyramid::vision::profile::Profile;
+use crate::games::pyramid::vision::read_frame_timed;
 use crate::games::pyramid::{Position, State, Step};
 use crate::table::render::Renderer;
-use crate::table::scene::{Scene, Selection};
 use crate::vision::calibrate::calibrate;
-use crate::vision::profile::Profile;
-use crate::vision::read_frame_timed;
 use crate::vision::recognize::{Matcher, Seen};
 use crate::vision::templates::Templates;
 use image::RgbaImage;

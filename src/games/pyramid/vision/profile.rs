@@ -3,19 +3,9 @@
 //! practice table and one for MSC (from the geometry in shared/notes/msc-pyramid.md); users can edit
 //! them.
 
+use crate::vision::buttons::Controls;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-
-/// How to find the buttons the agent presses.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Controls {
-    /// The practice table: light buttons in a dark toolbar across the top, left to right Undo,
-    /// Undo board, New deal; the Undo board dialog has OK left of Cancel.
-    Toolbar,
-    /// Fixed places as fractions of the window's width and height (MSC).
-    Fractions { undo_board: [f32; 2], ok: [f32; 2] },
-}
 
 /// A game's table proportions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,7 +32,7 @@ pub struct Profile {
 impl Profile {
     /// The practice table's profile (also in `calibration/practice-table.json`).
     pub fn practice_table() -> Profile {
-        use crate::table::layout::{COLUMN_STEP, ROW_STEP};
+        use crate::games::pyramid::table::layout::{COLUMN_STEP, ROW_STEP};
         Profile {
             name: "practice-table".into(),
             column_step: COLUMN_STEP,

@@ -3,131 +3,28 @@
 //! compare with the expected position — retrying dropped clicks, re-planning when the game took
 //! another legal move, and stopping with a reason when the board is not what it should be.
 
-pub use crate::agent::hands::Options;
-use crate::agent::hands::{Hands, Stop};
+use crate::agent::hands::{Hands, Options, Stop};
 use crate::agent::io::World;
+use crate::agent::report::{Cards, Outcome, Report, Watch};
 use crate::cards::{Card, Deck};
 use crate::games::pyramid::position::Position;
 use crate::games::pyramid::solver;
 use crate::games::pyramid::state::State;
 use crate::games::pyramid::step::Step;
-use crate::table::game::clicks_for;
-use crate::table::layout::Target;
-use crate::vision::calibrate::{calibrate, corners, templates_showing_suits, Corners, StockSeen};
-use crate::vision::groups::{group, Groups};
-use crate::vision::locate::Located;
-use crate::vision::reader::Reader;
-use crate::vision::recognize::{Board, Matcher, Seen};
+use crate::games::pyramid::table::game::clicks_for;
+use crate::games::pyramid::table::layout::Target;
+use crate::games::pyramid::vision::board::Board;
+use crate::games::pyramid::vision::locate::Located;
+use crate::games::pyramid::vision::reader::Reader;
+use crate::vision::calibrate::{calibrate, corners, templates_showing_suits, StockSeen};
+use crate::vision::groups::group;
+use crate::vision::recognize::{Matcher, Seen};
 use crate::vision::templates::Templates;
-use image::RgbaImage;
-use serde::Serialize;
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    Cleared,
-    NoSolution,
-    Stopped,
-}
-
-/// The `play --json` contract.
-#[derive(Clone, Debug, Serialize)]
-pub struct Report {
-    pub result: Outcome,
-    pub reason: String,
-    pub steps: usize,
-    pub clicks: usize,
-    pub replans: usize,
-    pub reveal_ms: u64,
-    pub solve_ms: u64,
-    pub play_ms: u64,
-    /// How the game's picture was taken on a real desktop: `window` (the window system's capture
-    /// of the window) or `screen` (its rectangle of the screen, where the window's own capture is
-    /// black or cannot be made); absent for the in-process table.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub capture: Option<&'static str>,
-}
-
-impl Report {
-    /// A game that stopped before it began, and why.
-    pub fn stopped(reason: &str) -> Report {
-        Report {
-            result: Outcome::Stopped,
-            reason: reason.to_string(),
-            steps: 0,
-            clicks: 0,
-            replans: 0,
-            reveal_ms: 0,
-            solve_ms: 0,
-            play_ms: 0,
-            capture: None,
-        }
-    }
-
-    /// Ends the report with how the game went and what the hands did.
-    pub fn finish<G: World + ?Sized>(
-        &mut self,
-        outcome: Result<(Outcome, String), Stop>,
-        hands: &Hands<'_, G>,
-        replans: usize,
-    ) {
-        self.clicks = hands.clicks;
-        self.replans = replans;
-        self.capture = hands.capture_kind;
-        (self.result, self.reason) = match outcome {
-            Ok(ended) => ended,
-            Err(Stop(reason)) => (Outcome::Stopped, reason),
-        };
-    }
-}
-
-/// Where the agent gets its card templates.
-pub enum Cards {
-    /// A template set made earlier.
-    Templates(Matcher),
-    /// Calibrate from this game's deal, whose cards are given, while learning the stock; and save
-    /// the template set in the folder, when one is given.
-    CalibrateFrom(Deck, Option<std::path::PathBuf>),
-    /// Calibrate from this game's deal, whose cards the watcher labels (13 ranks and 4 suits)
-    /// once the agent has drawn through the stock; and save the set in the folder, when given.
-    CalibrateGuided(Option<std::path::PathBuf>),
-}
-
-/// Who watches the agent play (the panel, the command line): progress, pictures, and whether to go on.
-pub trait Watch {
-    /// A line for the log.
-    fn log(&mut self, _line: &str) {}
-    /// A still frame and what was read from it.
-    fn seen(&mut self, _frame: &RgbaImage, _board: Option<&Board>, _located: Option<&Located>) {}
-    /// The plan, when it is made or remade.
-    fn plan(&mut self, _steps: &[Step]) {}
-    /// How many steps of the plan are done.
-    fn progress(&mut self, _done: usize) {}
-    /// Asked before every action: Err stops play with that reason (pausing waits in here).
-    fn proceed(&mut self) -> Result<(), String> {
-        Ok(())
-    }
-    /// Guided calibration: the card of every corner (in corner order), labelled by whoever
-    /// watches from the grouping offered; Err when no one can or the user gives up.
-    fn label(&mut self, _corners: &Corners, _groups: Groups) -> Result<Vec<Card>, String> {
-        Err("the cards of this deal must be labelled, and no one is here to label them".into())
-    }
-}
-
-/// A watcher that only passes log lines to a function.
-pub struct LogLines<F: FnMut(&str)>(pub F);
-
-impl<F: FnMut(&str)> Watch for LogLines<F> {
-    fn log(&mut self, line: &str) {
-        (self.0)(line)
-    }
-}
 
 struct Agent<'g, G: World + ?Sized> {
     hands: Hands<'g, G>,
     reader: Option<Reader>,
-    profile: crate::vision::profile::Profile,
+    profile: crate::games::pyramid::vision::profile::Profile,
     replans: usize,
 }
 
@@ -206,15 +103,12 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
         let located = reader.located().cloned();
         match result {
             Ok(board) => {
-                self.hands
-                    .watch
-                    .seen(&self.hands.frame, Some(&board), located.as_ref());
+                let marks = located.map_or(Vec::new(), |l| board.marks(&l));
+                self.hands.watch.seen(&self.hands.frame, &marks);
                 Ok(board)
             }
             Err(e) => {
-                self.hands
-                    .watch
-                    .seen(&self.hands.frame, None, located.as_ref());
+                self.hands.watch.seen(&self.hands.frame, &[]);
                 Err(Stop(format!("cannot read the board: {e}")))
             }
         }
@@ -276,7 +170,7 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
 /// Plays one deal from the fresh table to the end.
 pub fn play<'a, G: World + ?Sized>(
     game: &'a mut G,
-    profile: crate::vision::profile::Profile,
+    profile: crate::games::pyramid::vision::profile::Profile,
     cards: Cards,
     options: Options,
     watch: &'a mut dyn Watch,
@@ -345,7 +239,7 @@ fn run<G: World + ?Sized>(
         .hands
         .watch
         .log(&format!("solved: {} steps", plan.len()));
-    agent.hands.watch.plan(&plan);
+    agent.hands.watch.plan(&step_names(&plan));
     // 5. Play, checking every step.
     let play_start = agent.hands.game.now_ms();
     let mut state = deal;
@@ -389,7 +283,7 @@ fn run<G: World + ?Sized>(
                     ));
                 };
                 plan = new_plan;
-                agent.hands.watch.plan(&plan);
+                agent.hands.watch.plan(&step_names(&plan));
                 i = 0;
                 if state.is_cleared() {
                     break;
@@ -603,6 +497,11 @@ fn show_learnt(l: &Learnt) -> String {
     }
 }
 
+/// Steps as the game writes them, for the watcher.
+fn step_names(steps: &[Step]) -> Vec<String> {
+    steps.iter().map(|s| s.to_string()).collect()
+}
+
 fn names(cards: &[Card]) -> String {
     cards
         .iter()
@@ -655,17 +554,15 @@ fn learn_by_calibrating<G: World + ?Sized>(
     let mut partial = learning_state(&pyramid);
     // Locate first so that clicks have places.
     let e = crate::vision::edges::Edges::new(&agent.hands.frame);
-    let located = crate::vision::locate::locate(&agent.hands.frame, &e, &agent.profile, None)
-        .map_err(|e| Stop(format!("cannot find the table: {e}")))?;
+    let located =
+        crate::games::pyramid::vision::locate::locate(&agent.hands.frame, &e, &agent.profile, None)
+            .map_err(|e| Stop(format!("cannot find the table: {e}")))?;
     for k in 0..24 {
         partial.stock = vec![cards[28 + k]];
         draw_at(agent, &partial, &located)?;
         partial.waste = vec![cards[28 + k]];
         frames.push((*agent.hands.frame).clone());
-        agent
-            .hands
-            .watch
-            .seen(&agent.hands.frame, None, Some(&located));
+        agent.hands.watch.seen(&agent.hands.frame, &[]);
     }
     let templates = calibrate(&frames, deck, &agent.profile, &set_name(save)).map_err(Stop)?;
     use_templates(agent, templates, save)?;
@@ -710,16 +607,14 @@ fn learn_by_labelling<G: World + ?Sized>(
         .log("calibrating: clicking through the stock to see every card");
     let mut frames = vec![(*agent.hands.frame).clone()];
     let e = crate::vision::edges::Edges::new(&agent.hands.frame);
-    let located = crate::vision::locate::locate(&agent.hands.frame, &e, &agent.profile, None)
-        .map_err(|e| Stop(format!("cannot find the table: {e}")))?;
+    let located =
+        crate::games::pyramid::vision::locate::locate(&agent.hands.frame, &e, &agent.profile, None)
+            .map_err(|e| Stop(format!("cannot find the table: {e}")))?;
     let stock = click_point(&located, agent.profile.row_step, Target::Stock)?;
     for _ in 0..24 {
         agent.hands.click_until_change(stock)?;
         frames.push((*agent.hands.frame).clone());
-        agent
-            .hands
-            .watch
-            .seen(&agent.hands.frame, None, Some(&located));
+        agent.hands.watch.seen(&agent.hands.frame, &[]);
     }
     let corners = corners(&frames, &agent.profile, StockSeen::OnStock).map_err(Stop)?;
     let groups = group(&corners);
@@ -775,7 +670,7 @@ fn draw_at<G: World + ?Sized>(
 /// Where to click `target` on a located table: the middle of a pyramid card's visible strip, the
 /// middle of a pile.
 fn click_point(l: &Located, row_step: f32, target: Target) -> Result<(i32, i32), Stop> {
-    let centre = |r: crate::table::layout::Rect| (r.x + r.w / 2, r.y + r.h / 2);
+    let centre = |r: crate::table::rect::Rect| (r.x + r.w / 2, r.y + r.h / 2);
     Ok(match target {
         Target::Pyramid(p) => {
             let r = l.slots[p.index()];

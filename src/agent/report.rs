@@ -1,0 +1,122 @@
+//! What every game's agent loop reports and who watches it: the `play --json` contract
+//! (`Report`), where the card templates come from (`Cards`), and the watcher (`Watch`) with the
+//! marks it is shown over each frame read.
+
+use crate::agent::hands::{Hands, Stop};
+use crate::agent::io::World;
+use crate::cards::{Card, Deck};
+use crate::table::rect::Rect;
+use crate::vision::calibrate::Corners;
+use crate::vision::groups::Groups;
+use crate::vision::recognize::{Matcher, Seen};
+use image::RgbaImage;
+use serde::Serialize;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Cleared,
+    NoSolution,
+    Stopped,
+}
+
+/// The `play --json` contract.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub result: Outcome,
+    pub reason: String,
+    pub steps: usize,
+    pub clicks: usize,
+    pub replans: usize,
+    pub reveal_ms: u64,
+    pub solve_ms: u64,
+    pub play_ms: u64,
+    /// How the game's picture was taken on a real desktop: `window` (the window system's capture
+    /// of the window) or `screen` (its rectangle of the screen, where the window's own capture is
+    /// black or cannot be made); absent for the in-process table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capture: Option<&'static str>,
+}
+
+impl Report {
+    /// A game that stopped before it began, and why.
+    pub fn stopped(reason: &str) -> Report {
+        Report {
+            result: Outcome::Stopped,
+            reason: reason.to_string(),
+            steps: 0,
+            clicks: 0,
+            replans: 0,
+            reveal_ms: 0,
+            solve_ms: 0,
+            play_ms: 0,
+            capture: None,
+        }
+    }
+
+    /// Ends the report with how the game went and what the hands did.
+    pub fn finish<G: World + ?Sized>(
+        &mut self,
+        outcome: Result<(Outcome, String), Stop>,
+        hands: &Hands<'_, G>,
+        replans: usize,
+    ) {
+        self.clicks = hands.clicks;
+        self.replans = replans;
+        self.capture = hands.capture_kind;
+        (self.result, self.reason) = match outcome {
+            Ok(ended) => ended,
+            Err(Stop(reason)) => (Outcome::Stopped, reason),
+        };
+    }
+}
+
+/// Where the agent gets its card templates.
+pub enum Cards {
+    /// A template set made earlier.
+    Templates(Matcher),
+    /// Calibrate from this game's deal, whose cards are given, while learning the stock; and save
+    /// the template set in the folder, when one is given.
+    CalibrateFrom(Deck, Option<std::path::PathBuf>),
+    /// Calibrate from this game's deal, whose cards the watcher labels (13 ranks and 4 suits)
+    /// once the agent has drawn through the stock; and save the set in the folder, when given.
+    CalibrateGuided(Option<std::path::PathBuf>),
+}
+
+/// What one place of a frame was read as, and where it is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mark {
+    pub rect: Rect,
+    pub seen: Seen,
+}
+
+/// Who watches the agent play (the panel, the command line): progress, pictures, and whether to go on.
+pub trait Watch {
+    /// A line for the log.
+    fn log(&mut self, _line: &str) {}
+    /// A still frame and what was read at each place of it (none when the table was not found).
+    fn seen(&mut self, _frame: &RgbaImage, _marks: &[Mark]) {}
+    /// The plan, when it is made or remade: its steps as the game writes them.
+    fn plan(&mut self, _steps: &[String]) {}
+    /// How many steps of the plan are done.
+    fn progress(&mut self, _done: usize) {}
+    /// Asked before every action: Err stops play with that reason (pausing waits in here).
+    fn proceed(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+    /// Guided calibration: the card of every corner (in corner order), labelled by whoever
+    /// watches from the grouping offered; Err when no one can or the user gives up.
+    fn label(&mut self, _corners: &Corners, _groups: Groups) -> Result<Vec<Card>, String> {
+        Err("the cards of this deal must be labelled, and no one is here to label them".into())
+    }
+}
+
+/// A watcher that only passes log lines to a function.
+pub struct LogLines<F: FnMut(&str)>(pub F);
+
+impl<F: FnMut(&str)> Watch for LogLines<F> {
+    fn log(&mut self, line: &str) {
+        (self.0)(line)
+    }
+}

@@ -1,0 +1,752 @@
+//! A Pyramid board read from a located frame: each of the 28 slots, the stock and the waste looked
+//! at with the shared recogniser; slots whose card lies a few pixels off looked at again where the
+//! cards lie; a card off its place (in flight) told from the others.
+
+use crate::agent::report::Mark;
+use crate::cards::Card;
+use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
+use crate::games::pyramid::vision::locate::Located;
+use crate::table::rect::Rect;
+use crate::vision::edges::Edges;
+use crate::vision::recognize::*;
+use image::RgbaImage;
+use rayon::prelude::*;
+
+use crate::vision::card_edges::*;
+pub use crate::vision::card_edges::{snap_corner, snap_pile_corner};
+pub use crate::vision::dots::{dot, dots};
+pub use crate::vision::sampling::{sample, sample_grid, window_of, Patch};
+
+/// A board as read from a frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
+    pub pyramid: [Seen; PYRAMID_SIZE],
+    /// Whether the stock has cards (its top card lies face up on it).
+    pub stock_present: bool,
+    pub stock_top: Seen,
+    pub waste: Seen,
+    /// For places read as unknown that still look like a card: the close candidates, best
+    /// first (places numbered as in `place_regions`: pyramid 0..28, stock 28, waste 29). The
+    /// full deck may settle them later (see the agent's learning of the stock).
+    pub unsure: Vec<(usize, Vec<Card>)>,
+    /// Places whose card lies off its place, where the other cards' lie on theirs (numbered as
+    /// `unsure`): a card in flight over a pile or a slot, read as the card there.
+    pub misplaced: Vec<usize>,
+}
+
+impl Board {
+    /// The lowest confidence among the cards read (1.0 when none).
+    pub fn confidence_min(&self) -> f32 {
+        self.seen()
+            .filter_map(|s| match s {
+                Seen::Card(_, c) | Seen::Unknown(c) => Some(c),
+                Seen::Empty => None,
+            })
+            .fold(1.0, f32::min)
+    }
+
+    /// What place `place` shows (numbered as in `PLACES`).
+    pub fn at(&self, place: usize) -> Seen {
+        match place {
+            p if p < PYRAMID_SIZE => self.pyramid[p],
+            PYRAMID_SIZE => self.stock_top,
+            _ => self.waste,
+        }
+    }
+
+    fn seen(&self) -> impl Iterator<Item = Seen> + '_ {
+        self.pyramid
+            .iter()
+            .copied()
+            .chain([self.stock_top, self.waste])
+    }
+
+    /// The close candidates the reader gave for an unsure place (places numbered as in
+    /// `PLACES`; none for a sure place, or one that looks like no card).
+    pub fn candidates(&self, place: usize) -> &[Card] {
+        self.unsure
+            .iter()
+            .find(|(p, _)| *p == place)
+            .map_or(&[], |(_, cards)| cards.as_slice())
+    }
+
+    /// Places read as unknown, by name, each with its close candidates when there are any
+    /// (`pyramid:12 (8c or 8s?)`).
+    pub fn unknowns_with_candidates(&self) -> Vec<String> {
+        self.unknown_places()
+            .map(|(i, name)| match self.candidates(i) {
+                [] => name,
+                cards => {
+                    let cards: Vec<String> = cards.iter().map(|c| c.to_string()).collect();
+                    format!("{name} ({}?)", cards.join(" or "))
+                }
+            })
+            .collect()
+    }
+
+    /// Places read as unknown, by name (`pyramid:12`, `stock`, `waste`).
+    pub fn unknowns(&self) -> Vec<String> {
+        self.unknown_places().map(|(_, name)| name).collect()
+    }
+
+    /// The places read as unknown (numbered as in `PLACES`), with their names.
+    fn unknown_places(&self) -> impl Iterator<Item = (usize, String)> + '_ {
+        (0..PYRAMID_SIZE)
+            .map(|i| (i, self.pyramid[i]))
+            .chain([
+                (PYRAMID_SIZE, self.stock_top),
+                (PYRAMID_SIZE + 1, self.waste),
+            ])
+            .filter(|(_, seen)| matches!(seen, Seen::Unknown(_)))
+            .map(|(i, _)| (i, place_name(i)))
+    }
+
+    /// What each place showing something was read as, where it lies in the frame.
+    pub fn marks(&self, located: &Located) -> Vec<Mark> {
+        let rects = located.slots.iter().chain([&located.stock, &located.waste]);
+        rects
+            .zip(self.seen())
+            .filter(|(_, seen)| *seen != Seen::Empty)
+            .map(|(&rect, seen)| Mark { rect, seen })
+            .collect()
+    }
+
+    /// How many places show something (a card or an unknown).
+    pub fn shown(&self) -> usize {
+        self.seen().filter(|s| *s != Seen::Empty).count()
+    }
+}
+
+/// A place's name (numbered as in `PLACES`): `pyramid:12`, `stock`, `waste`.
+pub fn place_name(place: usize) -> String {
+    match place {
+        p if p < PYRAMID_SIZE => format!("pyramid:{p}"),
+        PYRAMID_SIZE => "stock".to_string(),
+        _ => "waste".to_string(),
+    }
+}
+
+/// What a place shows besides its look: how strong a card's top edge is there, how much of it is
+/// felt, and where the card's top-left corner was found.
+struct Glance {
+    edge: f32,
+    felt: f32,
+    corner: (f32, f32),
+}
+
+/// How far the pyramid cards' corners lie from their slots, across and down, in whole pixels:
+/// the median over the cards found with a top edge (none: (0, 0), with fewer than three).
+fn slot_offset(glances: &[Glance], slots: &[Rect]) -> (i32, i32) {
+    let (mut xs, mut ys): (Vec<f32>, Vec<f32>) = glances
+        .iter()
+        .zip(slots)
+        .filter(|(g, _)| g.edge >= TOP_EDGE)
+        .map(|(g, r)| (g.corner.0 - r.x as f32, g.corner.1 - r.y as f32))
+        .unzip();
+    if xs.len() < 3 {
+        return (0, 0);
+    }
+    (
+        median(&mut xs).round() as i32,
+        median(&mut ys).round() as i32,
+    )
+}
+
+/// How many pixels off their slots the cards' corners must lie, all alike, for the slots without
+/// a top edge to be looked at again that far off (see `read_board_reusing`). Cards on a table
+/// located right lie a pixel or two off (the slots are rounded; a card's edge line takes a
+/// pixel or two).
+const SLOTS_OFF: i32 = 4;
+
+/// Share of felt-like pixels in a rectangle (sampled).
+fn felt_share(frame: &RgbaImage, r: Rect) -> f32 {
+    let (mut n, mut felt) = (0u32, 0u32);
+    let step = (r.w / 12).max(1);
+    let mut y = r.y + r.h / 10;
+    while y < r.y + r.h * 9 / 10 {
+        let mut x = r.x + r.w / 10;
+        while x < r.x + r.w * 9 / 10 {
+            if x >= 0 && y >= 0 && (x as u32) < frame.width() && (y as u32) < frame.height() {
+                n += 1;
+                if crate::vision::felt::felt_like(frame.get_pixel(x as u32, y as u32)) {
+                    felt += 1;
+                }
+            }
+            x += step;
+        }
+        y += step;
+    }
+    if n == 0 {
+        1.0
+    } else {
+        felt as f32 / n as f32
+    }
+}
+
+/// Reads the board of a located frame.
+pub fn read_board(
+    frame: &RgbaImage,
+    e: &Edges,
+    located: &Located,
+    matcher: &Matcher,
+    row_step: f32,
+) -> Board {
+    read_board_reusing(frame, e, located, matcher, row_step, &[None; PLACES])
+}
+
+/// Places read on a board: the 28 pyramid slots, the stock, the waste.
+pub const PLACES: usize = PYRAMID_SIZE + 2;
+
+/// The regions whose pixels decide what each place shows (the visible strip of a pyramid slot,
+/// the whole pile), for telling which places changed between frames.
+pub fn place_regions(located: &Located, row_step: f32) -> Vec<Rect> {
+    let strip = (row_step * located.card_w) as i32;
+    let mut out: Vec<Rect> = located
+        .slots
+        .iter()
+        .map(|r| Rect::new(r.x, r.y, r.w, strip))
+        .collect();
+    let d = (located.card_w / 10.0) as i32;
+    for r in [located.stock, located.waste] {
+        out.push(Rect::new(r.x - d, r.y - d, r.w + d, r.h + d));
+    }
+    out
+}
+
+/// As `read_board`, keeping what `reuse` says for the places that did not change.
+pub fn read_board_reusing(
+    frame: &RgbaImage,
+    e: &Edges,
+    located: &Located,
+    matcher: &Matcher,
+    row_step: f32,
+    reuse: &[Option<Seen>; PLACES],
+) -> Board {
+    let w = located.card_w;
+    let strip = row_step * w;
+    let mut places: Vec<(Rect, bool)> = located.slots.iter().map(|r| (*r, true)).collect();
+    places.push((located.stock, false));
+    places.push((located.waste, false));
+    // Each place is looked at on its own (in parallel): where its corner is, how strong the card
+    // edge there is, and what the corner looks like (none for felt or a place kept from before).
+    // A card under a highlight is looked at with templates under the same band (see
+    // `Matcher::under_band`), which then also judge it.
+    // (`snap`: the card's corner is looked for around the place's; else it is the place's.)
+    let look_at_place = |rect: Rect, in_pyramid: bool, snap: bool| -> (Option<Looked>, Glance) {
+        let depth = if in_pyramid {
+            strip
+        } else {
+            0.9 * located.card_h
+        };
+        // The stock's top card lies over backs that peek out up and to the left.
+        let from = if in_pyramid {
+            -(0.05 * w).round().max(2.0) as i32
+        } else {
+            -1
+        };
+        let (sx, sy) = (rect.x as f32, rect.y as f32);
+        let (mut x, mut y) = (sx, sy);
+        if snap {
+            (x, y, _) = snap_corner_within(e, rect, depth, w, from);
+        }
+        let mut band = highlight_band(frame, x, y, w, depth);
+        // A selected card's band can be a weaker line than the inner frame inside it (swiss-xvii's),
+        // which the snap then takes for the card's edge: where the corner was snapped in from the
+        // slot's, and the band shows at the slot's corner but not at the snapped one, the slot's
+        // corner is the card's.
+        if band.is_none() && in_pyramid && (x > sx + 2.0 || y > sy + 2.0) {
+            if let Some(found) = highlight_band(frame, sx, sy, w, depth) {
+                (x, y, band) = (sx, sy, Some(found));
+            }
+        }
+        let edge = top_edge_continuity(frame, x as i32, y as i32, w);
+        let look_at = if in_pyramid {
+            Rect::new(rect.x, rect.y, rect.w, strip as i32)
+        } else {
+            rect
+        };
+        let felt = felt_share(frame, look_at);
+        let glance = Glance {
+            edge,
+            felt,
+            corner: (x, y),
+        };
+        if (!in_pyramid && felt > 0.6) || (in_pyramid && felt > 0.5) {
+            return (None, glance);
+        }
+        // The templates sit a little off the card's edges, where the band lies: how far, the
+        // best template shows in a first look.
+        let banded = band.map(|(band, colour)| {
+            let first = matcher.under_band(band, colour, w, (0.0, 0.0));
+            let look = first.look(frame, x, y, w);
+            let (ox, oy) = look.offset();
+            // (Less how far apart the best template lies, if it does.)
+            let (ax, ay) = matcher.lined_up_apart()[look.leader()];
+            matcher.under_band(band, colour, w, (ox - ax, oy - ay))
+        });
+        let m = banded.as_deref().unwrap_or(matcher);
+        // Thoroughly only where a card's top edge is (see `Matcher::look_closely`).
+        let look = m.look_closely(frame, (x, y), w, !in_pyramid || edge >= TOP_EDGE);
+        (Some((look, banded)), glance)
+    };
+    let (mut looks, mut glances): (Vec<Option<Looked>>, Vec<Glance>) = places
+        .par_iter()
+        .enumerate()
+        .map(|(i, &(rect, in_pyramid))| {
+            if reuse[i].is_some() {
+                let glance = Glance {
+                    edge: 0.0,
+                    felt: 1.0,
+                    corner: (0.0, 0.0),
+                };
+                return (None, glance);
+            }
+            look_at_place(rect, in_pyramid, true)
+        })
+        .unzip();
+    // Where the cards' corners, those with a top edge, lie some pixels off their slots all alike,
+    // the table was located that far off, and a slot without a top edge may have missed its
+    // card's corner (searched for only a few pixels around the slot): it is looked at again
+    // that far off, and kept if its top edge is stronger there (tango_nuevo's deal 13 at
+    // 1440x900, located 6 pixels low: its top card's corner was 8 pixels above its slot, the top
+    // of its "2" taken for the corner instead).
+    let (dx, dy) = slot_offset(&glances, &located.slots);
+    // Slot i moved as far as the cards' corners lie off their slots.
+    let moved_slot = |i: usize| {
+        let r: Rect = located.slots[i];
+        Rect::new(r.x + dx, r.y + dy, r.w, r.h)
+    };
+    if dx.abs() >= SLOTS_OFF || dy.abs() >= SLOTS_OFF {
+        let again: Vec<(usize, (Option<Looked>, Glance))> = (0..PYRAMID_SIZE)
+            .into_par_iter()
+            .filter(|&i| reuse[i].is_none() && glances[i].edge < TOP_EDGE)
+            .map(|i| (i, look_at_place(moved_slot(i), true, true)))
+            .collect();
+        for (i, (look, glance)) in again {
+            if glance.edge > glances[i].edge {
+                (looks[i], glances[i]) = (look, glance);
+            }
+        }
+    }
+    // A card (a top edge) whose corner looks like no card may have had a line beside its edge
+    // taken for the edge (swiss-xvii's tree trunk on the card behind, 4 pixels left of its Qc's
+    // edge at 800x600): it is looked at again from its slot's corner, moved as the other cards'
+    // corners are, and that look kept if it finds a card more like it.
+    let best_score = |look: &Option<Looked>| look.as_ref().map_or(f32::MIN, |(l, _)| l.lead());
+    let again: Vec<(usize, (Option<Looked>, Glance))> = (0..PYRAMID_SIZE)
+        .into_par_iter()
+        .filter(|&i| {
+            let (r, g) = (moved_slot(i), &glances[i]);
+            let off = (g.corner.0 - r.x as f32).abs() + (g.corner.1 - r.y as f32).abs();
+            reuse[i].is_none()
+                && g.edge >= TOP_EDGE
+                && best_score(&looks[i]) < MIN_SCORE
+                && off >= 2.0
+        })
+        .map(|i| (i, look_at_place(moved_slot(i), true, false)))
+        .collect();
+    for (i, (look, glance)) in again {
+        if best_score(&look) > best_score(&looks[i]) {
+            (looks[i], glances[i]) = (look, glance);
+        }
+    }
+    let edge_strength: Vec<f32> = glances.iter().map(|g| g.edge).collect();
+    let felt: Vec<f32> = glances.iter().map(|g| g.felt).collect();
+    let corners: Vec<(f32, f32)> = glances.iter().map(|g| g.corner).collect();
+    // Settle cards best match first; a card is used once (the full deck).
+    let mut order: Vec<usize> = (0..places.len()).filter(|&i| looks[i].is_some()).collect();
+    let lead = |i: usize| looks[i].as_ref().map_or(0.0, |(l, _)| l.lead());
+    order.sort_by(|&a, &b| lead(b).total_cmp(&lead(a)));
+    let mut free = [true; 52];
+    let mut seen = vec![Seen::Empty; places.len()];
+    let mut unsure = Vec::new();
+    // Places whose corner looks like a card (a template scores at least `MIN_SCORE`).
+    let mut card_like = vec![false; places.len()];
+    for (i, r) in reuse.iter().enumerate() {
+        if let Some(kept) = r {
+            seen[i] = *kept;
+            if let Seen::Card(c, _) = kept {
+                free[c.index()] = false;
+            }
+        }
+    }
+    // The duels the first decisions below take, worked out for all places at once (in parallel):
+    // each look keeps its duels, so deciding again after claims mostly finds them done.
+    looks.par_iter().flatten().for_each(|(look, banded)| {
+        decide(banded.as_deref().unwrap_or(matcher), look, &free);
+    });
+    for i in order {
+        let (look, banded) = looks[i].as_ref().expect("a look");
+        let matcher = banded.as_deref().unwrap_or(matcher);
+        let Some((k, score, margin)) = decide(matcher, look, &free) else {
+            seen[i] = Seen::Unknown(0.0);
+            continue;
+        };
+        card_like[i] = score >= MIN_SCORE;
+        let confidence = score.min(0.5 + margin / 2.0).clamp(0.0, 1.0);
+        let (in_pyramid, edge) = (places[i].1, edge_strength[i]);
+        let (x, y) = corners[i];
+        let no_side = || left_edge_continuity(frame, x as i32, y as i32, w, strip) < SIDE_EDGE;
+        if in_pyramid && edge < TOP_EDGE && (score < MIN_SCORE || edge < BARE_EDGE || no_side()) {
+            // No card's top edge, and nothing like a card, hardly an edge at all or no left edge
+            // either: an empty slot over the cards behind it (whose pips may look like an index).
+            seen[i] = Seen::Empty;
+        } else if score >= MIN_SCORE && margin >= MIN_MARGIN && !(in_pyramid && edge < TOP_EDGE) {
+            free[k] = false;
+            seen[i] = Seen::Card(Card::from_index(k), confidence);
+        } else {
+            seen[i] = Seen::Unknown(confidence);
+            if score >= MIN_SCORE {
+                let cards = close_candidates(look, &free);
+                unsure.push((i, cards.into_iter().map(Card::from_index).collect()));
+            }
+        }
+    }
+    // A card nothing covers shows its suit's glyph whole under the rank: where its index corner
+    // leaves it torn between the suits of one rank, that glyph settles it.
+    if let Some(suits) = &matcher.suits {
+        unsure.retain(|&(i, _)| {
+            let whole = i >= PYRAMID_SIZE
+                || Position::all().nth(i).is_some_and(|p| {
+                    p.covered_by()
+                        .is_none_or(|kids| kids.iter().all(|q| seen[q.index()] == Seen::Empty))
+                });
+            if !whole || (places[i].1 && edge_strength[i] < TOP_EDGE) {
+                return true;
+            }
+            let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
+            let m = banded.as_deref().unwrap_or(matcher);
+            let (x, y) = corners[i];
+            match by_suit_glyph(m, suits, look, &free, || suits.look(frame, x, y, w)) {
+                Some((k, confidence)) => {
+                    free[k] = false;
+                    seen[i] = Seen::Card(Card::from_index(k), confidence);
+                    false
+                }
+                None => true,
+            }
+        });
+    }
+    // A covered card shows the top of its face past the index corner, and the middle of its face
+    // between the two cards over it: where the corner leaves it torn between the suits of one
+    // rank, or between cards of other ranks (a thin "10" like a 4), the templates of those parts
+    // (when the set has them) settle it, the strip first.
+    // The gap is looked at where the index corner was found to lie, not where the card's edges
+    // put it (as its templates were cut; see `calibrate::part_templates`).
+    for (part, found) in [(&matcher.strip, false), (&matcher.gap, true)] {
+        let Some(part) = part else { continue };
+        unsure.retain(|&(i, _)| {
+            let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
+            if !places[i].1 || edge_strength[i] < TOP_EDGE {
+                return true;
+            }
+            let (mut x, mut y) = corners[i];
+            // A selected card's parts lie under the highlight's band as its corner does (the
+            // top strip along the card's top and left edges; the gap, in its middle, hardly).
+            let part_banded = banded.as_ref().and_then(|_| {
+                let (band, colour) = highlight_band(frame, x, y, w, strip)?;
+                Some(part.under_band(band, colour, w, (0.0, 0.0)))
+            });
+            let (m, part) = (
+                banded.as_deref().unwrap_or(matcher),
+                part_banded.as_deref().unwrap_or(part),
+            );
+            if found {
+                let ((ox, oy), (px, py)) = (look.offset(), m.template_pixel(w));
+                (x, y) = (x + ox * px, y + oy * py);
+            }
+            let cut = || part.look(frame, x, y, w);
+            match by_part(m, part, look, &free, cut) {
+                Some((k, confidence)) => {
+                    free[k] = false;
+                    seen[i] = Seen::Card(Card::from_index(k), confidence);
+                    false
+                }
+                None => true,
+            }
+        });
+    }
+    // The full deck settles some unsure places: a card read later is not a candidate any more,
+    // and two places torn between the same two cards are weighed together.
+    // (Only places unsure of which card they hold: not those without a card's top edge.)
+    let open: Vec<usize> = unsure
+        .iter()
+        .map(|&(i, _)| i)
+        .filter(|&i| !places[i].1 || edge_strength[i] >= TOP_EDGE)
+        .collect();
+    let settled = settle(matcher, &looks, &mut free, &mut seen, open);
+    unsure.retain(|(i, _)| !settled.contains(i));
+    // A card lies on the cards it covers: where one of those is gone (read as empty, with nothing
+    // like a card), no card lies over it. A place there read as unsure, with nothing like a card
+    // or no card's top edge, is empty: what showed an edge or something like an index there is
+    // the picture of a card above hanging down into it (the middle line of a court card, pips).
+    // Rows top down, so that this carries on down the pyramid.
+    // Nor does a card lie there, with no card's top edge, where the cards it would lie on show
+    // their bottom edges across the part of them it would cover: what looked like a card's
+    // corner is their pips (bellot's 7c halfway through deal 41 at 1024x768, its clubs under the
+    // empty place below it and the 6d beside it).
+    for p in Position::all() {
+        let i = p.index();
+        if reuse[i].is_some() || !matches!(seen[i], Seen::Unknown(_)) {
+            continue;
+        }
+        let gone_under = (!card_like[i] || edge_strength[i] < TOP_EDGE)
+            && p.covers()
+                .any(|q| seen[q.index()] == Seen::Empty && !card_like[q.index()]);
+        let shown_under = edge_strength[i] < TOP_EDGE
+            && p.covers().all(|q| {
+                matches!(seen[q.index()], Seen::Card(..))
+                    && bottom_edge_shown(frame, located.slots[q.index()], located.slots[i], w)
+            });
+        if gone_under || shown_under {
+            seen[i] = Seen::Empty;
+        }
+    }
+    // Nor can the two it covers be gone.
+    for p in Position::all() {
+        if seen[p.index()] == Seen::Empty {
+            if let Some(kids) = p.covered_by() {
+                if kids.iter().any(|k| seen[k.index()] != Seen::Empty) {
+                    seen[p.index()] = Seen::Unknown(0.0);
+                }
+            }
+        }
+    }
+    // What an empty place's strip shows, when not the felt, is the cards above it hanging down
+    // into it. An empty place that shows no felt and lies under no card is not as found: the
+    // table is not where it was located, or something covers it. It is unsure.
+    let present: Vec<bool> = seen[..PYRAMID_SIZE]
+        .iter()
+        .map(|s| *s != Seen::Empty)
+        .collect();
+    for i in 0..PYRAMID_SIZE {
+        if seen[i] != Seen::Empty || reuse[i].is_some() || felt[i] > 0.5 {
+            continue;
+        }
+        let slot = located.slots[i];
+        let strip = Rect::new(slot.x, slot.y, slot.w, strip as i32);
+        let covered = |r: Rect| {
+            let across = (r.right().min(strip.right()) - r.x.max(strip.x)).max(0);
+            let down = (r.bottom().min(strip.bottom()) - r.y.max(strip.y)).max(0);
+            across * down
+        };
+        let under_a_card = (0..PYRAMID_SIZE)
+            .any(|j| j != i && present[j] && 10 * covered(located.slots[j]) > strip.w * strip.h);
+        if !under_a_card {
+            seen[i] = Seen::Unknown(0.0);
+        }
+    }
+    unsure.retain(|&(i, _)| matches!(seen[i], Seen::Unknown(_)));
+    // Where each card read was found, against its place: where its template fitted, less where
+    // that template lies on its card. The same for every card at rest; not for one in flight
+    // over a place (a card drawn from the stock, halfway to the waste, is read as the stock's).
+    let template_pixel = matcher.template_pixel(w);
+    let index_at: Vec<Option<(f32, f32)>> = (0..places.len())
+        .map(|i| {
+            let (look, _) = looks[i].as_ref()?;
+            let card = seen[i].card()?;
+            let placed = matcher
+                .placed
+                .as_ref()
+                .map_or((0.0, 0.0), |p| p[card.index()]);
+            let ((ox, oy), r) = (look.offset(), places[i].0);
+            Some((
+                corners[i].0 + (ox - placed.0) * template_pixel.0 - r.x as f32,
+                corners[i].1 + (oy - placed.1) * template_pixel.1 - r.y as f32,
+            ))
+        })
+        .collect();
+    let limit = if matcher.placed.is_some() {
+        OFF_PLACE
+    } else {
+        OFF_PLACE_UNPLACED
+    };
+    let rects: Vec<Rect> = places.iter().map(|(r, _)| *r).collect();
+    let misplaced = off_their_places(&index_at, &rects, w, limit);
+    let mut pyramid = [Seen::Empty; PYRAMID_SIZE];
+    pyramid.copy_from_slice(&seen[..PYRAMID_SIZE]);
+    let stock_top = seen[PYRAMID_SIZE];
+    Board {
+        pyramid,
+        stock_present: stock_top != Seen::Empty,
+        stock_top,
+        waste: seen[PYRAMID_SIZE + 1],
+        unsure,
+        misplaced,
+    }
+}
+
+/// How far a card's index may lie from where the other cards' indices lie on their places, in
+/// card widths, before the card is taken for one off its place, where the template set says where
+/// each template lies on its card (`Manifest::placed`). At rest, over 3 deals of every theme at
+/// five sizes, the indices lay within 0.046 of the others' (0.035 but for gnomangelo_bitmap and
+/// tarocco); a card drawn from the stock a sixth of the way to the waste lies 0.1 off.
+const OFF_PLACE: f32 = 0.06;
+/// The same for a set made before it said where its templates lie: then a face card showing
+/// only a picture, lined up with the others a few pixels off, lies up to 0.07 off at rest.
+const OFF_PLACE_UNPLACED: f32 = 0.1;
+/// How much further a pile's card may lie: the piles are placed from the card height found, below
+/// the pyramid, and a table located a little off puts them further off than its pyramid's slots
+/// (atlasnye's stock at 2560x1440@2.5, 6 pyramid cards left, lay 0.065 card widths below the
+/// pyramid cards' median).
+const PILE_LEEWAY: f32 = 0.025;
+/// The largest drift of the cards from their slots, per pixel across (down), that a layout fitted
+/// with steps a little off gives (3.5 % at 3840x2160, swiss-xvii halfway through deal 53).
+const MOST_DRIFT: f32 = 0.05;
+
+/// The places whose card's index (`index_at`, against the corner of the place `places[i]`, for
+/// the places read as a card) lies more than `limit` card widths off where the others lie:
+/// against the line that fits the pyramid's cards best across and down (a layout fitted with its
+/// steps a little off puts the cards further from their slots the further out they lie; Theil and
+/// Sen's line, which one card off does not move), the piles' (`PYRAMID_SIZE` on) with
+/// `PILE_LEEWAY` more. None with fewer than three cards read, or none of them in the pyramid.
+fn off_their_places(
+    index_at: &[Option<(f32, f32)>],
+    places: &[Rect],
+    card_w: f32,
+    limit: f32,
+) -> Vec<usize> {
+    let read: Vec<(usize, (f32, f32))> = index_at
+        .iter()
+        .enumerate()
+        .filter_map(|(i, at)| Some((i, (*at)?)))
+        .collect();
+    if read.len() < 3 {
+        return Vec::new();
+    }
+    let pyramid: Vec<&(usize, (f32, f32))> =
+        read.iter().filter(|(i, _)| *i < PYRAMID_SIZE).collect();
+    // The line along one axis, from the pyramid's cards: (drift per pixel, offset at position 0,
+    // and the span of positions it was fitted over: it is not drawn on past them, where a drift
+    // measured over a few rows would carry its rounding far).
+    let line = |axis: usize| -> (f32, f32, f32, f32) {
+        let pos = |i: usize| {
+            let r = places[i];
+            if axis == 0 {
+                r.x as f32
+            } else {
+                r.y as f32
+            }
+        };
+        let off = |at: (f32, f32)| if axis == 0 { at.0 } else { at.1 };
+        let mut slopes = Vec::new();
+        for (a, &&(i, at)) in pyramid.iter().enumerate() {
+            for &&(j, bt) in &pyramid[a + 1..] {
+                let apart = pos(j) - pos(i);
+                if apart.abs() >= card_w / 2.0 {
+                    slopes.push((off(bt) - off(at)) / apart);
+                }
+            }
+        }
+        let slope = if pyramid.len() >= 4 && !slopes.is_empty() {
+            median(&mut slopes).clamp(-MOST_DRIFT, MOST_DRIFT)
+        } else {
+            0.0
+        };
+        let mut offsets: Vec<f32> = pyramid
+            .iter()
+            .map(|&&(i, at)| off(at) - slope * pos(i))
+            .collect();
+        let (lo, hi) = pyramid
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(lo, hi), &&(i, _)| {
+                (lo.min(pos(i)), hi.max(pos(i)))
+            });
+        (slope, median(&mut offsets), lo, hi)
+    };
+    if pyramid.is_empty() {
+        return Vec::new();
+    }
+    let (across, down) = (line(0), line(1));
+    read.iter()
+        .filter(|&&(i, (x, y))| {
+            let r = places[i];
+            let on = |(slope, offset, lo, hi): (f32, f32, f32, f32), pos: i32| {
+                offset + slope * (pos as f32).clamp(lo, hi)
+            };
+            let (ex, ey) = (on(across, r.x), on(down, r.y));
+            let reach = if i < PYRAMID_SIZE {
+                limit
+            } else {
+                limit + PILE_LEEWAY
+            };
+            (x - ex).abs().max((y - ey).abs()) > reach * card_w
+        })
+        .map(|&(i, _)| i)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsure_places_are_named_with_their_close_candidates() {
+        let card = |s: &str| s.parse::<Card>().unwrap();
+        let mut pyramid = [Seen::Card(card("Kd"), 0.9); PYRAMID_SIZE];
+        pyramid[3] = Seen::Unknown(0.5);
+        pyramid[20] = Seen::Unknown(0.0);
+        let board = Board {
+            pyramid,
+            stock_present: true,
+            stock_top: Seen::Unknown(0.4),
+            waste: Seen::Empty,
+            unsure: vec![
+                (3, vec![card("8c"), card("8s")]),
+                (28, vec![card("Qh"), card("Qd")]),
+            ],
+            misplaced: Vec::new(),
+        };
+        assert_eq!(
+            board.unknowns_with_candidates(),
+            ["pyramid:3 (8c or 8s?)", "pyramid:20", "stock (Qh or Qd?)"]
+        );
+        assert_eq!(board.unknowns(), ["pyramid:3", "pyramid:20", "stock"]);
+        assert_eq!(board.candidates(20), &[] as &[Card]);
+    }
+
+    #[test]
+    fn a_card_off_its_place_is_told_from_the_others() {
+        // Places 100 px wide in a row, 150 px apart, and two piles below; indices 2 px right and
+        // 1 px down of their places, give or take a pixel; the fifth 9 px right.
+        let mut places: Vec<Rect> = (0..PYRAMID_SIZE)
+            .map(|i| Rect::new(150 * i as i32, 0, 100, 140))
+            .collect();
+        places.extend([Rect::new(0, 500, 100, 140), Rect::new(150, 500, 100, 140)]);
+        let mut at = vec![None; PLACES];
+        for (i, v) in [
+            (2.0, 1.0),
+            (3.0, 1.5),
+            (1.0, 0.0),
+            (2.0, 1.0),
+            (11.0, 1.0),
+            (2.5, 1.0),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            at[i] = Some(v);
+        }
+        assert_eq!(off_their_places(&at, &places, 100.0, 0.06), [4]);
+        assert!(off_their_places(&at, &places, 100.0, 0.1).is_empty());
+        // A pile's card as far off is off too; one 7 px off is within its leeway.
+        at[PYRAMID_SIZE] = Some((2.0, 10.0));
+        at[PYRAMID_SIZE + 1] = Some((9.0, 1.0));
+        assert_eq!(
+            off_their_places(&at, &places, 100.0, 0.06),
+            [4, PYRAMID_SIZE]
+        );
+        // Cards further from their slots the further right they lie, 2 px per slot (a layout
+        // whose steps are a little off): none is off its place but the one off that line.
+        let drifting: Vec<Option<(f32, f32)>> = (0..PLACES)
+            .map(|i| (i < 8).then_some((2.0 * i as f32, 1.0)))
+            .collect();
+        assert!(off_their_places(&drifting, &places, 100.0, 0.06).is_empty());
+        let mut one_off = drifting.clone();
+        one_off[3] = Some((6.0 + 8.0, 1.0));
+        assert_eq!(off_their_places(&one_off, &places, 100.0, 0.06), [3]);
+        // Fewer than three cards read: nothing to tell them by.
+        let few: Vec<Option<(f32, f32)>> = at.iter().take(2).copied().collect();
+        assert!(off_their_places(&few, &places, 100.0, 0.06).is_empty());
+    }
+}

@@ -1,0 +1,177 @@
+//! Tests of the recogniser's parts.
+use super::*;
+use crate::vision::dots::{lane_sums, lane_sums_portable};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// `view_at` undoes `lattice`, and every lattice point names one view.
+#[test]
+fn views_and_lattice_points_go_both_ways() {
+    for spread in [SPREAD, REACH] {
+        let side = 2 * spread + 1;
+        let look = Look {
+            patches: Vec::new(),
+            views: (0..4 * side * side).map(|_| OnceLock::new()).collect(),
+            anchor: (REACH, REACH),
+            spread,
+            best: Vec::new(),
+            moved: (0.0, 0.0),
+            duels: Mutex::new(Vec::new()),
+        };
+        let mut seen = vec![false; 4 * side * side];
+        for i in 0..4 * side * side {
+            let (x, y) = look.lattice(i);
+            assert!(x < 2 * side && y < 2 * side);
+            assert_eq!(look.view_at(x, y), i);
+            assert!(!std::mem::replace(&mut seen[y * 2 * side + x], true));
+        }
+    }
+}
+
+fn vector(n: usize, seed: u32) -> Vec<f32> {
+    (0..n as u32)
+        .map(|i| {
+            ((i.wrapping_mul(2_654_435_761) ^ seed.wrapping_mul(40_503)) % 2001) as f32 / 1000.0
+                - 1.0
+        })
+        .collect()
+}
+
+/// Scoring up to eight views at once gives, bit for bit, what scoring each alone gives.
+#[test]
+fn views_scored_together_score_as_alone() {
+    let m = made_up_matcher();
+    let side = 2 * SPREAD + 1;
+    let look = Look {
+        patches: (1..=4).map(corner).collect(),
+        views: (0..4 * side * side).map(|_| OnceLock::new()).collect(),
+        anchor: (REACH, REACH),
+        spread: SPREAD,
+        best: Vec::new(),
+        moved: (0.0, 0.0),
+        duels: Mutex::new(Vec::new()),
+    };
+    let views: Vec<usize> = [0, 7, 30, 60, 88, 100, 123, 150, 171, 190]
+        .into_iter()
+        .filter(|&i| look.view(i).is_some())
+        .collect();
+    assert!(views.len() >= VIEWS_AT_ONCE, "views that are not flat");
+    for template in m.templates.iter().take(5) {
+        for n in 1..=VIEWS_AT_ONCE {
+            let together = scores(&look, &views[..n], template);
+            for (j, &i) in views[..n].iter().enumerate() {
+                let alone = look.view(i).unwrap().score(&look.patches, template);
+                assert_eq!(together[j].to_bits(), alone.to_bits());
+            }
+        }
+    }
+}
+
+/// A matcher of 52 made-up templates.
+fn made_up_matcher() -> Matcher {
+    let n = (TEMPLATE_W * TEMPLATE_H * 3) as usize;
+    let raw = (0..52).map(|k| vector(n, k).iter().map(|v| 128.0 + 100.0 * v).collect());
+    Matcher::from_raw(raw.collect(), [0.05, 0.04, 0.15, 0.25], 1.4, 100.0)
+}
+
+/// A matcher under a highlight is made once for a band, colour, width and shift, and kept:
+/// asked again, the same one; its templates are those made afresh; other bands get others.
+#[test]
+fn matchers_under_a_highlight_are_kept() {
+    let m = made_up_matcher();
+    let first = m.under_band((0.1, 0.08), [200, 180, 40], 90.0, (0.5, 0.0));
+    let again = m.under_band((0.1, 0.08), [200, 180, 40], 90.0, (0.5, 0.0));
+    assert!(Arc::ptr_eq(&first, &again));
+    let fresh = m.make_under_band((0.1, 0.08), [200, 180, 40], 90.0, (0.5, 0.0));
+    for (kept, fresh) in first.templates.iter().zip(&fresh.templates) {
+        assert_eq!(kept.values, fresh.values);
+    }
+    let shifted = m.under_band((0.1, 0.08), [200, 180, 40], 90.0, (1.0, 0.0));
+    assert!(!Arc::ptr_eq(&first, &shifted));
+    assert_ne!(first.templates[0].values, shifted.templates[0].values);
+    // Only the last few are kept.
+    for i in 0..KEPT_BANDED {
+        m.under_band((0.1, 0.08), [200, 180, 40], 90.0, (i as f32 + 2.0, 0.0));
+    }
+    let after = m.under_band((0.1, 0.08), [200, 180, 40], 90.0, (0.5, 0.0));
+    assert!(!Arc::ptr_eq(&first, &after));
+    assert_eq!(m.banded.lock().unwrap().len(), KEPT_BANDED);
+}
+
+/// A corner as `look` samples it, softened, with values that vary smoothly and at random.
+fn corner(seed: u32) -> Corner {
+    let (w, h) = (
+        TEMPLATE_W as usize + 2 * REACH,
+        TEMPLATE_H as usize + 2 * REACH,
+    );
+    let raw: Vec<f32> = vector(w * h * 3, seed)
+        .iter()
+        .enumerate()
+        .map(|(i, v)| 128.0 + 60.0 * ((i / 3 % w) as f32 / 5.0).sin() + 40.0 * v)
+        .collect();
+    Corner::new(raw, w, h)
+}
+
+/// Windows read where they lie in the corner, against templates' padded rows, give what the
+/// windows copied out give; the AVX and portable lanes agree bit for bit.
+#[test]
+fn row_dots_read_windows_where_they_lie() {
+    let corner = corner(7);
+    let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+    let templates: Vec<Template> = (0..2)
+        .map(|s| Template::new(&vector(tw * th * 3, 20 + s)))
+        .collect();
+    let at = [(0, 0), (3, 5), (2 * REACH, 2 * REACH), (2 * REACH, 0)];
+    let starts = at.map(|(ox, oy)| &corner.soft[(oy * corner.w + ox) * 3..]);
+    let padded = [0, 1].map(|k| templates[k].padded.as_slice());
+    let got = row_dots(starts, padded, corner.rows());
+    assert_eq!(
+        lane_sums(starts, padded, corner.rows()),
+        lane_sums_portable(starts, padded, corner.rows())
+    );
+    for (i, &(ox, oy)) in at.iter().enumerate() {
+        let window = window_of(&corner.soft, corner.w, (ox, oy), (tw, th));
+        for (k, template) in templates.iter().enumerate() {
+            let plain: f64 = window
+                .iter()
+                .zip(&template.values)
+                .map(|(x, y)| (x * y) as f64)
+                .sum();
+            assert!(
+                (got[i][k] as f64 - plain).abs() < 1e-2 * plain.abs().max(1.0),
+                "window at ({ox}, {oy}), template {k}: {} against {plain}",
+                got[i][k]
+            );
+        }
+    }
+}
+
+/// The rough correlation, without the border correction, is close to the exact one at every
+/// offset, and the offset fitting best exactly is among the few best rough ones.
+#[test]
+fn the_rough_correlation_is_close_to_the_exact_one() {
+    let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+    for seed in 0..4 {
+        let patches = vec![corner(seed)];
+        // A template cut from the corner itself, so that one offset fits far best.
+        let cut = window_of(&patches[0].raw, patches[0].w, (4, 7), (tw, th));
+        let template = Template::new(&normalised(&soften(&cut, tw, th)).expect("not flat"));
+        let span = 2 * REACH + 1;
+        let mut scores: Vec<(f32, f32, usize)> = (0..span * span)
+            .filter_map(|i| {
+                let view = View::at(&patches, 0, i % span, i / span)?;
+                let exact = view.score(&patches, &template);
+                let [rough] = patches[0].rough_correlations([(i % span, i / span)], &template);
+                assert!((exact - rough).abs() < 0.05, "{exact} against {rough}");
+                Some((rough, exact, i))
+            })
+            .collect();
+        let best = scores
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .expect("views")
+            .2;
+        assert_eq!(best, 7 * span + 4, "the template's own place fits best");
+        scores.sort_by(|a, b| b.0.total_cmp(&a.0));
+        assert!(scores[..ANCHOR_CANDIDATES].iter().any(|s| s.2 == best));
+    }
+}
