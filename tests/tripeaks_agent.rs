@@ -5,7 +5,8 @@
 
 mod common;
 
-use solitaire_agent::agent::report::{LogLines, Outcome};
+use image::RgbaImage;
+use solitaire_agent::agent::report::{Mark, Outcome, Report, Watch};
 use solitaire_agent::agent::sim::SimView;
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::vision::accuracy::calibrate_rendered_at;
@@ -24,18 +25,34 @@ fn templates(theme: &str) -> Templates {
     calibrate_rendered_at(&mut r, &Deck::shuffled(1000), (1440, 900), 1.0).unwrap()
 }
 
-/// Plays a table in-process; the report and the table's events.
+/// What a watcher was shown: the marks of every frame read, and the last plan.
+#[derive(Default)]
+struct Shown {
+    marks: Vec<Vec<Mark>>,
+    plan: Vec<String>,
+}
+
+impl Watch for Shown {
+    fn seen(&mut self, _frame: &RgbaImage, marks: &[Mark]) {
+        self.marks.push(marks.to_vec());
+    }
+    fn plan(&mut self, steps: &[String]) {
+        self.plan = steps.to_vec();
+    }
+}
+
+/// Plays a table in-process; the report, the table's events and what the watcher was shown.
 fn play_sim(
     table: solitaire_agent::games::tripeaks::table::game::Table,
     theme: &str,
     size: (u32, u32),
-) -> (solitaire_agent::agent::report::Report, Vec<(u64, Event)>) {
+) -> (Report, Vec<(u64, Event)>, Shown) {
     let view = View::new(table, Renderer::new(Theme::load(theme).unwrap()), 1.0);
     let mut world = SimView::new(Box::new(view), size.0, size.1);
     let cards = solitaire_agent::agent::report::Cards::Templates(Matcher::new(&templates(theme)));
-    let mut watch = LogLines(|_: &str| {});
+    let mut watch = Shown::default();
     let report = TriPeaks.play(&mut world, cards, Profile::practice_table(), &mut watch);
-    (report, world.events)
+    (report, world.events, watch)
 }
 
 fn count(events: &[(u64, Event)], what: fn(&Event) -> bool) -> usize {
@@ -49,7 +66,7 @@ fn a_deal_is_learnt_then_cleared_through_dropped_clicks_and_lag() {
         lag_ms: (0, 300),
         seed: 7,
     };
-    let (report, events) = play_sim(seeded(4, 150, faults), "anglo", (1440, 900));
+    let (report, events, shown) = play_sim(seeded(4, 150, faults), "anglo", (1440, 900));
     assert_eq!(report.result, Outcome::Cleared, "{}", report.reason);
     assert_eq!(
         count(&events, |e| matches!(e, Event::Illegal { .. })),
@@ -79,6 +96,26 @@ fn a_deal_is_learnt_then_cleared_through_dropped_clicks_and_lag() {
     let optimal = solver::solve(&deal).steps.unwrap();
     assert_eq!(played.len(), optimal.len());
     assert_eq!(report.steps, played.len());
+    // The watcher saw the plan that was played, and each frame read: the fresh deal first, with
+    // its 18 face-down tableau cards and the stock as backs and the 10 bottom cards and the
+    // waste's card by name.
+    let names: Vec<String> = played.iter().map(|s| s.to_string()).collect();
+    assert_eq!(shown.plan, names);
+    let deck = Deck::shuffled(4);
+    let first = &shown.marks[0];
+    assert_eq!(
+        first.iter().filter(|m| m.text == "back").count(),
+        19,
+        "{first:?}"
+    );
+    let faces: Vec<&str> = first
+        .iter()
+        .map(|m| m.text.as_str())
+        .filter(|t| *t != "back")
+        .collect();
+    let want: Vec<String> = deck.0[18..29].iter().map(|c| c.to_string()).collect();
+    assert_eq!(faces, want);
+    assert!(shown.marks.len() > played.len());
     let mut state = deal;
     state.replay(&played).unwrap();
     assert!(state.is_cleared());
@@ -90,7 +127,7 @@ fn an_unwinnable_deal_is_proved_so_after_learning_it() {
     assert!(solver::solve(&State::deal(&Deck::shuffled(28)))
         .steps
         .is_none());
-    let (report, events) = play_sim(seeded(28, 0, Faults::default()), "builtin", (1200, 760));
+    let (report, events, _) = play_sim(seeded(28, 0, Faults::default()), "builtin", (1200, 760));
     assert_eq!(report.result, Outcome::NoSolution, "{}", report.reason);
     assert_eq!(count(&events, |e| matches!(e, Event::Illegal { .. })), 0);
     assert_eq!(count(&events, |e| *e == Event::Cleared), 0);
@@ -105,7 +142,7 @@ fn a_game_in_progress_is_not_taken_for_a_deal() {
     for step in &line[..6] {
         table.play(*step, 0);
     }
-    let (report, events) = play_sim(table, "builtin", (1200, 760));
+    let (report, events, _) = play_sim(table, "builtin", (1200, 760));
     assert_eq!(report.result, Outcome::Stopped);
     assert!(report.reason.contains("fresh"), "{}", report.reason);
     assert_eq!(

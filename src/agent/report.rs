@@ -84,11 +84,30 @@ pub enum Cards {
     CalibrateGuided(Option<std::path::PathBuf>),
 }
 
-/// What one place of a frame was read as, and where it is.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What one place of a frame was read as, and where it is: a card (`7h`), `?` for a place no card
+/// matches well enough, or what else the game shows there (TriPeaks' `back`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Mark {
     pub rect: Rect,
-    pub seen: Seen,
+    pub text: String,
+    /// How sure the reader is, 0 to 1.
+    pub confidence: f32,
+}
+
+impl Mark {
+    /// The mark of a place the shared recogniser read (none for an empty place).
+    pub fn of_seen(rect: Rect, seen: Seen) -> Option<Mark> {
+        let (text, confidence) = match seen {
+            Seen::Empty => return None,
+            Seen::Card(c, conf) => (c.to_string(), conf),
+            Seen::Unknown(conf) => ("?".to_string(), conf),
+        };
+        Some(Mark {
+            rect,
+            text,
+            confidence,
+        })
+    }
 }
 
 /// Who watches the agent play (the panel, the command line): progress, pictures, and whether to go on.

@@ -2,23 +2,13 @@
 //! progress, the log, the result, and the Pause/Stop switches. The agent writes through `PanelWatch`;
 //! the panel only reads (and flips the switches).
 
-use crate::agent::report::{self, Report, Watch};
+use crate::agent::report::{Mark, Report, Watch};
 use crate::cards::{Card, Rank, Suit};
-use crate::table::rect::Rect;
 use crate::vision::calibrate::Corners;
 use crate::vision::groups::Groups;
-use crate::vision::recognize::Seen;
 use image::RgbaImage;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// One mark drawn over the capture: a place, what was read there, and how sure.
-#[derive(Clone, Debug)]
-pub struct Mark {
-    pub rect: Rect,
-    pub text: String,
-    pub confidence: f32,
-}
 
 #[derive(Default)]
 pub struct Shared {
@@ -104,20 +94,6 @@ pub struct PanelWatch {
     pub wake: Box<dyn Fn() + Send>,
 }
 
-/// A place read, as the panel labels it: the card and its confidence, `?` for an unknown one.
-fn shown(mark: &report::Mark) -> Option<Mark> {
-    let (text, confidence) = match mark.seen {
-        Seen::Empty => return None,
-        Seen::Card(c, conf) => (c.to_string(), conf),
-        Seen::Unknown(conf) => ("?".to_string(), conf),
-    };
-    Some(Mark {
-        rect: mark.rect,
-        text,
-        confidence,
-    })
-}
-
 impl Watch for PanelWatch {
     fn log(&mut self, line: &str) {
         if let Ok(mut s) = self.shared.lock() {
@@ -126,11 +102,11 @@ impl Watch for PanelWatch {
         (self.wake)();
     }
 
-    fn seen(&mut self, frame: &RgbaImage, marks: &[report::Mark]) {
+    fn seen(&mut self, frame: &RgbaImage, marks: &[Mark]) {
         if let Ok(mut s) = self.shared.lock() {
             s.frame = Some(frame.clone());
             s.frame_version += 1;
-            s.marks = marks.iter().filter_map(shown).collect();
+            s.marks = marks.to_vec();
         }
         (self.wake)();
     }

@@ -83,11 +83,13 @@ fn difference(board: &Board, known: &Known) -> Option<String> {
 
 impl<'g, G: World + ?Sized> Player<'g, G> {
     fn read(&mut self) -> Result<Board, Stop> {
-        self.reader
+        let reader = self.reader.as_ref().expect("a reader");
+        let read = reader.read(&self.hands.frame);
+        let marks = read
             .as_ref()
-            .expect("a reader")
-            .read(&self.hands.frame)
-            .map_err(|e| Stop(format!("cannot read the board: {e}")))
+            .map_or(Vec::new(), |board| board.marks(&reader.located));
+        self.hands.watch.seen(&self.hands.frame, &marks);
+        read.map_err(|e| Stop(format!("cannot read the board: {e}")))
     }
 
     /// Reads the board until it agrees with `known` (a slow game may not have finished the
@@ -332,6 +334,8 @@ fn run<G: World + ?Sized>(
         return Ok((Outcome::NoSolution, why));
     };
     p.hands.watch.log(&format!("solved: {} steps", plan.len()));
+    let names: Vec<String> = plan.iter().map(|s| s.to_string()).collect();
+    p.hands.watch.plan(&names);
     let play_start = p.hands.game.now_ms();
     for (n, &step) in plan.iter().enumerate() {
         p.step(&known, step)?;

@@ -23,6 +23,7 @@
 //!   margins, is unsure. Nothing is guessed.
 
 use super::tableau::{column_offset, row_and_column, TABLEAU};
+use crate::agent::report::Mark;
 use crate::cards::Card;
 use crate::table::rect::Rect;
 use crate::vision::edges::Edges;
@@ -329,6 +330,38 @@ pub struct Board {
     /// Whether the stock holds cards (face down).
     pub stock: bool,
     pub waste: Seen,
+}
+
+impl Board {
+    /// What each place showing something was read as, where it lies in the frame (a face-down
+    /// card as `back`, a face the reader is unsure of as `?`).
+    pub fn marks(&self, located: &Located) -> Vec<Mark> {
+        let places = located.slots.iter().zip(&self.tableau);
+        let mut marks: Vec<Mark> = places
+            .chain([(&located.waste, &self.waste)])
+            .filter_map(|(&rect, seen)| {
+                let (text, confidence) = match seen {
+                    Seen::Empty => return None,
+                    Seen::Back => ("back".to_string(), 1.0),
+                    Seen::Card(c) => (c.to_string(), 1.0),
+                    Seen::Unsure(_) => ("?".to_string(), 0.0),
+                };
+                Some(Mark {
+                    rect,
+                    text,
+                    confidence,
+                })
+            })
+            .collect();
+        if self.stock {
+            marks.push(Mark {
+                rect: located.stock,
+                text: "back".into(),
+                confidence: 1.0,
+            });
+        }
+        marks
+    }
 }
 
 /// What tells a card's back from a face on this table, learnt from the deal.

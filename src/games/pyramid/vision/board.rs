@@ -106,8 +106,7 @@ impl Board {
         let rects = located.slots.iter().chain([&located.stock, &located.waste]);
         rects
             .zip(self.seen())
-            .filter(|(_, seen)| *seen != Seen::Empty)
-            .map(|(&rect, seen)| Mark { rect, seen })
+            .filter_map(|(&rect, seen)| Mark::of_seen(rect, seen))
             .collect()
     }
 
