@@ -114,6 +114,29 @@ impl Chrome {
         (top, (self.status.y - top).max(1))
     }
 
+    /// The card size and where the cards start, for a board of two card rows between the bars:
+    /// `units_w` card widths wide, and `gaps` card widths tall besides its two cards (each
+    /// `aspect` card widths tall) and a margin of `margin_y` above and below; the board is
+    /// centred down the space between the bars. Gives (card width, card height, board top).
+    pub fn fit_board(
+        &self,
+        units_w: f32,
+        gaps: f32,
+        margin_y: f32,
+        aspect: f32,
+    ) -> (f32, f32, f32) {
+        let (area_top, area_h) = self.board_area();
+        let area_h = area_h as f32;
+        let units_h = 2.0 * margin_y + gaps + 2.0 * aspect;
+        let card_w = (self.width as f32 / units_w)
+            .min(area_h / units_h)
+            .floor()
+            .max(8.0);
+        let card_h = (card_w * aspect).round();
+        let board_h = card_w * gaps + 2.0 * card_h;
+        (card_w, card_h, area_top as f32 + (area_h - board_h) / 2.0)
+    }
+
     pub fn rect(&self, button: Button) -> Rect {
         match button {
             Button::Undo => self.undo,

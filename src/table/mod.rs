@@ -6,6 +6,8 @@
 //! - `theme`, `paint`, `font`: card art (built-in or aisleriot `.svgz`) and drawing primitives.
 //! - `render`: the renderer every game draws with (felt and card faces kept between frames).
 //! - `harness`: deal sources, faults, the event log and animation timing every table shares.
+//! - `session`: one game on a table: the deal, the position, Undo, Undo board and New deal.
+//! - `view`: a game's table model with its card art, as the window shows it (`Model`).
 //! - `window`: the eframe window that shows a game's pixels and feeds it clicks.
 pub mod chrome;
 pub mod font;
@@ -13,5 +15,7 @@ pub mod harness;
 pub mod paint;
 pub mod rect;
 pub mod render;
+pub mod session;
 pub mod theme;
+pub mod view;
 pub mod window;

@@ -195,26 +195,28 @@ pub(crate) fn normalised(values: &[f32]) -> Option<Vec<f32>> {
     Some(out)
 }
 
+/// Made-up values from -1 to 1, the same for the same length and seed (for tests).
+#[cfg(test)]
+pub(crate) fn test_vector(n: usize, seed: u32) -> Vec<f32> {
+    (0..n as u32)
+        .map(|i| {
+            ((i.wrapping_mul(2_654_435_761) ^ seed.wrapping_mul(40_503)) % 2001) as f32 / 1000.0
+                - 1.0
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn vector(n: usize, seed: u32) -> Vec<f32> {
-        (0..n as u32)
-            .map(|i| {
-                ((i.wrapping_mul(2_654_435_761) ^ seed.wrapping_mul(40_503)) % 2001) as f32 / 1000.0
-                    - 1.0
-            })
-            .collect()
-    }
 
     /// `dots` gives, bit for bit, what the portable lanes give and what `dot` gives pair by pair,
     /// at the template's length and at lengths with a tail.
     #[test]
     fn dots_are_the_same_sums_everywhere() {
         for n in [4860, 16, 13, 7, 0] {
-            let a: Vec<Vec<f32>> = (0..4).map(|s| vector(n, s)).collect();
-            let b: Vec<Vec<f32>> = (4..6).map(|s| vector(n, s)).collect();
+            let a: Vec<Vec<f32>> = (0..4).map(|s| test_vector(n, s)).collect();
+            let b: Vec<Vec<f32>> = (4..6).map(|s| test_vector(n, s)).collect();
             let (a, b): ([&[f32]; 4], [&[f32]; 2]) = (
                 std::array::from_fn(|i| &a[i][..]),
                 std::array::from_fn(|j| &b[j][..]),

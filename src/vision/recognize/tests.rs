@@ -1,6 +1,6 @@
 //! Tests of the recogniser's parts.
 use super::*;
-use crate::vision::dots::{lane_sums, lane_sums_portable};
+use crate::vision::dots::{lane_sums, lane_sums_portable, test_vector};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// `view_at` undoes `lattice`, and every lattice point names one view.
@@ -25,15 +25,6 @@ fn views_and_lattice_points_go_both_ways() {
             assert!(!std::mem::replace(&mut seen[y * 2 * side + x], true));
         }
     }
-}
-
-fn vector(n: usize, seed: u32) -> Vec<f32> {
-    (0..n as u32)
-        .map(|i| {
-            ((i.wrapping_mul(2_654_435_761) ^ seed.wrapping_mul(40_503)) % 2001) as f32 / 1000.0
-                - 1.0
-        })
-        .collect()
 }
 
 /// Scoring up to eight views at once gives, bit for bit, what scoring each alone gives.
@@ -69,7 +60,12 @@ fn views_scored_together_score_as_alone() {
 /// A matcher of 52 made-up templates.
 fn made_up_matcher() -> Matcher {
     let n = (TEMPLATE_W * TEMPLATE_H * 3) as usize;
-    let raw = (0..52).map(|k| vector(n, k).iter().map(|v| 128.0 + 100.0 * v).collect());
+    let raw = (0..52).map(|k| {
+        test_vector(n, k)
+            .iter()
+            .map(|v| 128.0 + 100.0 * v)
+            .collect()
+    });
     Matcher::from_raw(raw.collect(), [0.05, 0.04, 0.15, 0.25], 1.4, 100.0)
 }
 
@@ -103,7 +99,7 @@ fn corner(seed: u32) -> Corner {
         TEMPLATE_W as usize + 2 * REACH,
         TEMPLATE_H as usize + 2 * REACH,
     );
-    let raw: Vec<f32> = vector(w * h * 3, seed)
+    let raw: Vec<f32> = test_vector(w * h * 3, seed)
         .iter()
         .enumerate()
         .map(|(i, v)| 128.0 + 60.0 * ((i / 3 % w) as f32 / 5.0).sin() + 40.0 * v)
@@ -118,7 +114,7 @@ fn row_dots_read_windows_where_they_lie() {
     let corner = corner(7);
     let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
     let templates: Vec<Template> = (0..2)
-        .map(|s| Template::new(&vector(tw * th * 3, 20 + s)))
+        .map(|s| Template::new(&test_vector(tw * th * 3, 20 + s)))
         .collect();
     let at = [(0, 0), (3, 5), (2 * REACH, 2 * REACH), (2 * REACH, 0)];
     let starts = at.map(|(ox, oy)| &corner.soft[(oy * corner.w + ox) * 3..]);

@@ -1,6 +1,7 @@
-//! Pyramid's practice table without a window: turns clicks into moves with MSC's interaction, keeps
-//! Undo and Undo board and times the animations (faults and the event log are the shared
-//! `Harness`'s); `PyramidView` is the table as the window shows it.
+//! Pyramid's practice table without a window: turns clicks into moves with MSC's interaction (select
+//! two cards that add up to 13, a king alone, the stock to draw); Undo, Undo board, New deal,
+//! timing, faults and the event log are the shared `Session`'s. `PyramidView` is the table as the
+//! window shows it.
 
 use crate::cards::{Card, Deck};
 use crate::games::pyramid::position::Position;
@@ -8,45 +9,39 @@ use crate::games::pyramid::state::{Place, State};
 use crate::games::pyramid::step::Step;
 use crate::games::pyramid::table::layout::{Layout, Target};
 use crate::games::pyramid::table::scene::{status_line, Scene, Selection};
-use crate::table::chrome::Button;
-use crate::table::harness::{
-    deal_label, next_seed, DealSource, Event, Faults, Flight, Harness, Motion,
-};
+use crate::table::harness::{DealSource, Event, Faults, Flight};
 use crate::table::render::Renderer;
-use crate::table::window::TableView;
+use crate::table::session::{Pressed, Session};
+use crate::table::view::{Model, View};
 use image::RgbaImage;
+use std::ops::{Deref, DerefMut};
 
-/// The table: the deal, the position, the selection, the dialog and the moves in flight.
+/// The table: a game session (the deal, the position, the dialog, the move in flight) and the
+/// selection.
 pub struct Table {
-    source: DealSource,
-    deck: Deck,
-    state: State,
-    history: Vec<(State, Step)>,
+    session: Session<State, Step>,
     selected: Option<Selection>,
-    dialog: bool,
-    motion: Option<Motion<State, Step>>,
-    harness: Harness,
+}
+
+impl Deref for Table {
+    type Target = Session<State, Step>;
+    fn deref(&self) -> &Session<State, Step> {
+        &self.session
+    }
+}
+
+impl DerefMut for Table {
+    fn deref_mut(&mut self) -> &mut Session<State, Step> {
+        &mut self.session
+    }
 }
 
 impl Table {
     pub fn new(source: DealSource, deck: Deck, animation_ms: u64, faults: Faults) -> Table {
-        let mut table = Table {
-            source,
-            state: State::deal(&deck),
-            deck,
-            history: Vec::new(),
+        Table {
+            session: Session::new(source, deck, State::deal, animation_ms, faults),
             selected: None,
-            dialog: false,
-            motion: None,
-            harness: Harness::new(animation_ms, faults),
-        };
-        table.log(
-            0,
-            Event::Deal {
-                deck: table.deck.to_string(),
-            },
-        );
-        table
+        }
     }
 
     /// A seeded deal (the same seed gives the same deal everywhere).
@@ -59,44 +54,8 @@ impl Table {
         )
     }
 
-    pub fn state(&self) -> &State {
-        &self.state
-    }
-
-    pub fn deck(&self) -> &Deck {
-        &self.deck
-    }
-
     pub fn selected(&self) -> Option<Selection> {
         self.selected
-    }
-
-    pub fn dialog_open(&self) -> bool {
-        self.dialog
-    }
-
-    /// Steps taken since the deal (Undo takes one back, Undo board all).
-    pub fn steps(&self) -> usize {
-        self.history.len()
-    }
-
-    /// Events logged since the last call, with their times.
-    pub fn take_events(&mut self) -> Vec<(u64, Event)> {
-        self.harness.take_events()
-    }
-
-    fn log(&mut self, t_ms: u64, event: Event) {
-        self.harness.log(t_ms, event);
-    }
-
-    /// The deal's label for the status line.
-    pub fn deal_label(&self) -> String {
-        deal_label(&self.source)
-    }
-
-    /// True while the picture is changing or about to change (a move waiting out its lag or flying).
-    pub fn is_busy(&self, now_ms: u64) -> bool {
-        self.harness.is_moving(self.motion.as_ref(), now_ms)
     }
 
     /// A click at window pixel (x, y) at time `now_ms`, against the layout the window shows.
@@ -110,31 +69,19 @@ impl Table {
 
     /// Acts on a click that landed on `target`.
     pub fn press(&mut self, target: Target, now_ms: u64) {
-        if self.dialog {
-            match target {
-                Target::Button(Button::Ok) => {
-                    self.dialog = false;
-                    self.undo_board(now_ms);
-                }
-                Target::Button(Button::Cancel) => self.dialog = false,
-                _ => self.illegal(now_ms, "the Undo board dialog is open: press OK or Cancel"),
-            }
+        let button = match target {
+            Target::Button(b) => Some(b),
+            _ => None,
+        };
+        if self.session.press(button, now_ms) == Pressed::Handled {
+            self.selected = None;
             return;
         }
         match target {
-            Target::Button(Button::Undo) => self.undo(now_ms),
-            Target::Button(Button::UndoBoard) => {
-                self.selected = None;
-                self.dialog = true;
-            }
-            Target::Button(Button::NewDeal) => self.new_deal(now_ms),
             Target::Pyramid(p) => self.press_card(Selection::Pyramid(p), now_ms),
             Target::Waste => self.press_card(Selection::Waste, now_ms),
             Target::Stock => self.press_stock(now_ms),
-            Target::Button(Button::Ok) | Target::Button(Button::Cancel) => {
-                self.illegal(now_ms, "no dialog is open")
-            }
-            Target::None => self.selected = None,
+            Target::Button(_) | Target::None => self.selected = None,
         }
     }
 
@@ -192,10 +139,6 @@ impl Table {
         }
     }
 
-    fn illegal(&mut self, now_ms: u64, why: &str) {
-        self.harness.illegal(now_ms, why);
-    }
-
     /// Applies `step` if the rules allow it, logging it and starting its animation.
     pub fn play(&mut self, step: Step, now_ms: u64) {
         if let Some(why) = self.state.check(step) {
@@ -204,94 +147,20 @@ impl Table {
         }
         let before = self.state.clone();
         self.state.apply(step).expect("checked step");
-        self.history.push((before.clone(), step));
-        let lag = self.harness.lag(now_ms);
-        self.motion = Some(Motion {
-            before,
-            step,
-            start_ms: now_ms + lag,
-        });
-        self.log(
-            now_ms,
-            Event::Move {
-                step: step.to_string(),
-            },
-        );
+        self.record(before, step, now_ms);
         if self.state.is_cleared() {
-            self.log(now_ms, Event::Cleared);
-        }
-    }
-
-    fn undo(&mut self, now_ms: u64) {
-        self.selected = None;
-        match self.history.pop() {
-            Some((before, step)) => {
-                self.state = before;
-                self.motion = None;
-                self.log(
-                    now_ms,
-                    Event::Undo {
-                        step: step.to_string(),
-                    },
-                );
-            }
-            None => self.illegal(now_ms, "nothing to undo"),
-        }
-    }
-
-    /// Back to the deal exactly, as MSC's Undo board does.
-    fn undo_board(&mut self, now_ms: u64) {
-        self.state = State::deal(&self.deck);
-        self.history.clear();
-        self.selected = None;
-        self.motion = None;
-        self.log(now_ms, Event::UndoBoard);
-    }
-
-    fn new_deal(&mut self, now_ms: u64) {
-        let seed = next_seed(&self.source);
-        self.source = DealSource::Seed(seed);
-        self.deck = Deck::shuffled(seed);
-        self.state = State::deal(&self.deck);
-        self.history.clear();
-        self.selected = None;
-        self.motion = None;
-        self.log(
-            now_ms,
-            Event::Deal {
-                deck: self.deck.to_string(),
-            },
-        );
-    }
-
-    /// The position the picture shows at `now_ms`: before a lagging move starts, the old one.
-    fn shown_state(&self, now_ms: u64) -> &State {
-        match &self.motion {
-            Some(m) if now_ms < m.start_ms => &m.before,
-            _ => &self.state,
+            self.harness.log(now_ms, Event::Cleared);
         }
     }
 
     /// What the window shows at `now_ms`.
     pub fn scene(&self, layout: &Layout, now_ms: u64) -> Scene {
         let status = status_line(&self.deal_label(), &self.state, self.steps());
-        let Some(m) = self
-            .motion
-            .as_ref()
-            .filter(|m| self.harness.is_moving(Some(*m), now_ms))
-        else {
-            let mut scene = Scene::still(&self.state, self.selected, status);
-            scene.dialog = self.dialog;
+        let mut scene = Scene::still(self.shown_state(now_ms), self.selected, status);
+        scene.dialog = self.dialog;
+        let Some((m, t)) = self.flying(now_ms) else {
             return scene;
         };
-        if now_ms < m.start_ms {
-            let mut scene = Scene::still(&m.before, self.selected, status);
-            scene.dialog = self.dialog;
-            return scene;
-        }
-        let t = self.harness.progress(m, now_ms);
-        let mut scene = Scene::still(&self.state, self.selected, status);
-        scene.dialog = self.dialog;
         let fly = |from: crate::table::rect::Rect, to: crate::table::rect::Rect, card| Flight {
             card,
             x: from.x as f32 + (to.x - from.x) as f32 * t,
@@ -374,47 +243,28 @@ pub fn pyramid(i: u8) -> Target {
     Target::Pyramid(Position(i))
 }
 
-/// Pyramid's table as the window shows it: the game, its card art and the last picture's scene.
-pub struct PyramidView {
-    pub table: Table,
-    pub renderer: Renderer,
-    pub scale: f32,
-    shown: Option<(u32, u32, Scene)>,
-}
+/// Pyramid's table as the window shows it.
+pub type PyramidView = View<Table>;
 
-impl PyramidView {
-    pub fn new(table: Table, renderer: Renderer, scale: f32) -> PyramidView {
-        PyramidView {
-            table,
-            renderer,
-            scale,
-            shown: None,
-        }
+impl Model for Table {
+    type Layout = Layout;
+    type Scene = Scene;
+    fn layout(width: u32, height: u32, scale: f32, aspect: f32) -> Layout {
+        Layout::new(width, height, scale, aspect)
     }
-    fn layout(&self, width: u32, height: u32) -> Layout {
-        self.renderer.layout(width, height, self.scale)
+    fn click(&mut self, layout: &Layout, x: i32, y: i32, now_ms: u64) {
+        Table::click(self, layout, x, y, now_ms)
     }
-}
-
-impl TableView for PyramidView {
-    fn click(&mut self, width: u32, height: u32, x: i32, y: i32, now_ms: u64) {
-        let layout = self.layout(width, height);
-        self.table.click(&layout, x, y, now_ms);
+    fn scene(&self, layout: &Layout, now_ms: u64) -> Scene {
+        Table::scene(self, layout, now_ms)
     }
-    fn picture(&mut self, width: u32, height: u32, now_ms: u64) -> Option<RgbaImage> {
-        let layout = self.layout(width, height);
-        let scene = self.table.scene(&layout, now_ms);
-        if self.shown.as_ref() == Some(&(width, height, scene.clone())) {
-            return None;
-        }
-        let image = self.renderer.render(&scene, &layout);
-        self.shown = Some((width, height, scene));
-        Some(image)
+    fn draw(renderer: &mut Renderer, scene: &Scene, layout: &Layout) -> RgbaImage {
+        renderer.render(scene, layout)
     }
     fn is_busy(&self, now_ms: u64) -> bool {
-        self.table.is_busy(now_ms)
+        self.session.is_busy(now_ms)
     }
     fn take_events(&mut self) -> Vec<(u64, Event)> {
-        self.table.take_events()
+        self.session.take_events()
     }
 }

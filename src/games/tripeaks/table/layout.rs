@@ -62,14 +62,9 @@ impl Layout {
     pub fn new(width: u32, height: u32, scale: f32, aspect: f32) -> Layout {
         let wf = width as f32;
         let chrome = Chrome::new(width, height, scale);
-        let (area_top, area_h) = chrome.board_area();
-        let area_h = area_h as f32;
         let units_w = 9.0 * COLUMN_STEP + 1.0 + 2.0 * MARGIN_X;
-        let units_h = 2.0 * MARGIN_Y + 3.0 * ROW_STEP + 2.0 * aspect + PILE_GAP;
-        let card_w = (wf / units_w).min(area_h / units_h).floor().max(8.0);
-        let card_h = (card_w * aspect).round();
-        let board_h = card_w * (3.0 * ROW_STEP + PILE_GAP) + 2.0 * card_h;
-        let top = area_top as f32 + (area_h - board_h) / 2.0;
+        let gaps = 3.0 * ROW_STEP + PILE_GAP;
+        let (card_w, card_h, top) = chrome.fit_board(units_w, gaps, MARGIN_Y, aspect);
         let cx = wf / 2.0;
         let rect = |x: f32, y: f32| {
             Rect::new(
