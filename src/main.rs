@@ -6,7 +6,7 @@ use solitaire_agent::cli;
 #[derive(Parser)]
 #[command(
     name = "solitaire-agent",
-    version,
+    version = solitaire_agent::VERSION,
     about = "Plays Pyramid Solitaire (Microsoft Solitaire Collection rules) by itself, and solves TriPeaks",
     long_about = "Plays Pyramid Solitaire (Microsoft Solitaire Collection rules) by itself, and solves \
 Pyramid and TriPeaks deals.\n\n\

@@ -90,6 +90,13 @@ fn json_lines_follow_the_contract_and_replay() {
     assert_eq!(won["solvable"], true);
     assert_eq!(won["length"], 40);
     assert!(won["states"].as_u64().unwrap() > 0 && won["millis"].as_f64().unwrap() > 0.0);
+    // The build that answered, as `--version` names it: the package version and its commit.
+    let (status, printed, _) = run(&["--version"]);
+    assert_eq!(status, 0);
+    let version = won["version"].as_str().unwrap();
+    assert_eq!(printed.trim(), format!("solitaire-agent {version}"));
+    assert!(version.starts_with(env!("CARGO_PKG_VERSION")), "{version}");
+    assert!(version.ends_with(')') && version.len() > env!("CARGO_PKG_VERSION").len() + 3);
     let deck = Deck::parse(won["deck"].as_str().unwrap()).unwrap();
     assert_eq!(deck, common::read_deck("pyramid-winnable.txt"));
     let steps: Vec<Step> = won["steps"]

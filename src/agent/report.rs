@@ -37,6 +37,8 @@ pub struct Report {
     /// black or cannot be made); absent for the in-process table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capture: Option<&'static str>,
+    /// The build that played (`VERSION`).
+    pub version: &'static str,
 }
 
 impl Report {
@@ -52,6 +54,7 @@ impl Report {
             solve_ms: 0,
             play_ms: 0,
             capture: None,
+            version: crate::VERSION,
         }
     }
 

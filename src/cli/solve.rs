@@ -117,6 +117,8 @@ struct JsonAnswer {
     steps: Vec<String>,
     states: u64,
     millis: f64,
+    /// The build that answered (`VERSION`).
+    version: &'static str,
 }
 
 /// The JSON line of the contract.
@@ -128,6 +130,7 @@ pub fn json_line(deck: &NamedDeck, solution: &Answer) -> String {
         steps: solution.steps.clone().unwrap_or_default(),
         states: solution.states,
         millis: (solution.millis * 1000.0).round() / 1000.0,
+        version: crate::VERSION,
     };
     serde_json::to_string(&answer).expect("an answer serialises")
 }

@@ -40,6 +40,8 @@ struct BoardJson {
     millis: f64,
     stock_top: Option<String>,
     unknown: Vec<String>,
+    /// The build that read it (`VERSION`).
+    version: &'static str,
 }
 
 fn board_json(board: &Board, millis: f64) -> BoardJson {
@@ -51,6 +53,7 @@ fn board_json(board: &Board, millis: f64) -> BoardJson {
         millis: (millis * 10.0).round() / 10.0,
         stock_top: seen_text(board.stock_top),
         unknown: board.unknowns(),
+        version: crate::VERSION,
     }
 }
 
