@@ -97,6 +97,15 @@ pub struct Picture<'a> {
 /// Every game, the default first.
 pub static GAMES: [&dyn Game; 2] = [&pyramid::Pyramid, &tripeaks::TriPeaks];
 
+/// Titles of the windows the agent plays in, most wanted first: MSC's, then each game's practice
+/// table.
+pub fn window_titles() -> impl Iterator<Item = &'static str> {
+    let tables = GAMES.iter().map(|g| g.window_title());
+    crate::platform::window::MSC_TITLES
+        .into_iter()
+        .chain(tables)
+}
+
 /// The game named `name` (as `--game` takes it), or a message listing the names.
 pub fn find(name: &str) -> Result<&'static dyn Game, String> {
     GAMES

@@ -8,9 +8,9 @@ use crate::agent::desktop::DesktopGame;
 use crate::agent::report::Cards;
 use crate::cards::{Deck, Rank, Suit};
 use crate::games::pyramid::vision::profile::Profile;
-use crate::games::{Game, GAMES};
+use crate::games::{self, Game, GAMES};
 use crate::panel::shared::{PanelWatch, Shared, Switches};
-use crate::platform::window::{self, GAME_TITLES};
+use crate::platform::window;
 use crate::vision::recognize::Matcher;
 use crate::vision::templates::{Templates, TEMPLATE_H, TEMPLATE_W};
 use std::sync::atomic::Ordering;
@@ -83,7 +83,7 @@ impl PanelApp {
                 t.retain(|s| !s.is_empty() && s != super::TITLE);
                 t.sort();
                 t.dedup();
-                if let Some(game) = GAME_TITLES.iter().find(|g| t.iter().any(|s| s == *g)) {
+                if let Some(game) = games::window_titles().find(|g| t.iter().any(|s| s == g)) {
                     if self.title.is_empty() {
                         self.choose_window(game);
                     }
@@ -114,9 +114,7 @@ impl PanelApp {
 
     /// Whether a known game window is open.
     pub fn has_game_window(&self) -> bool {
-        GAME_TITLES
-            .iter()
-            .any(|g| self.titles.iter().any(|t| t == g))
+        games::window_titles().any(|g| self.titles.iter().any(|t| t == g))
     }
 
     /// Opens the practice table when the panel shows its first frame.

@@ -10,13 +10,8 @@
 use image::RgbaImage;
 use std::cell::Cell;
 
-/// Titles of the windows the agent plays in, most wanted first.
-pub const GAME_TITLES: [&str; 4] = [
-    "Microsoft Solitaire Collection",
-    "Solitaire & Casual Games",
-    "Pyramid Practice Table",
-    "TriPeaks Practice Table",
-];
+/// Titles of Microsoft Solitaire Collection's window (the practice tables' titles are their games').
+pub const MSC_TITLES: [&str; 2] = ["Microsoft Solitaire Collection", "Solitaire & Casual Games"];
 
 /// How a window's picture is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
