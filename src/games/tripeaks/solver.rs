@@ -28,8 +28,7 @@ fn cards(known: &Known) -> Vec<Option<Card>> {
     known.tableau.iter().map(|c| c.flatten()).collect()
 }
 use crate::cards::Card;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::games::key_hash::KeyMap;
 use std::time::Instant;
 
 /// The answer for one position.
@@ -59,27 +58,8 @@ fn top_of(key: u64) -> u64 {
     key >> 32
 }
 
-/// A multiply-shift hash for the packed keys (std's SipHash is needlessly slow here).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        let x = (n ^ (n >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        self.0 = x ^ (x >> 32);
-    }
-}
-
 /// Each position of a layer and the one it was reached from (`None`: the layer's start).
-type Layer = HashMap<u64, Option<u64>, BuildHasherDefault<KeyHasher>>;
+type Layer = KeyMap<Option<u64>>;
 
 /// Solves from any position.
 pub fn solve(state: &State) -> Solution {
