@@ -2,14 +2,16 @@
 
 use clap::{Parser, Subcommand};
 use solitaire_agent::cli;
+use solitaire_agent::games::Chosen;
 
 #[derive(Parser)]
 #[command(
     name = "solitaire-agent",
     version = solitaire_agent::VERSION,
-    about = "Plays Pyramid Solitaire (Microsoft Solitaire Collection rules) by itself, and solves TriPeaks",
-    long_about = "Plays Pyramid Solitaire (Microsoft Solitaire Collection rules) by itself, and solves \
-Pyramid and TriPeaks deals.\n\n\
+    about = "Plays Pyramid and TriPeaks (Microsoft Solitaire Collection rules) by itself; solves their deals and peg solitaire",
+    long_about = "Plays Pyramid and TriPeaks (Microsoft Solitaire Collection rules) by itself, and \
+solves their deals (the fewest steps, or proof of none) and peg solitaire (solve --game peg --board \
+english|french|triangle).\n\n\
 Decks are text: 52 cards written rank then suit (A23456789TJQK + cdhs, `10` also for ten), in deal \
 order; any layout is accepted. Pyramid: the 28 pyramid cards row by row from the top, then the 24 \
 stock cards from the top of the stock. TriPeaks: the 28 tableau cards row by row from the peak tops \
@@ -43,6 +45,8 @@ TriPeaks steps: Draw, or a tableau card like 7h moved onto the waste."
         /// Solver threads for several decks (default: all cores)
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
+        #[command(flatten)]
+        peg: PegOptions,
     },
     /// Time the solver over deck files or seeded deals and print a table (default: Pyramid's
     /// 1500-deck corpus; other games: seeded deals 1-1000)
@@ -257,13 +261,39 @@ columns of one suit, saved as a picture (DIR/groups.png) and listed; then you ty
 /// Which game.
 #[derive(clap::Args)]
 struct GameArg {
-    /// The game: pyramid or tripeaks
-    #[arg(long, value_name = "NAME", default_value = "pyramid", value_parser = parse_game)]
-    game: &'static dyn solitaire_agent::games::Game,
+    /// The game: pyramid or tripeaks; peg (peg solitaire) for solve and bench only
+    #[arg(long, value_name = "NAME", default_value = "pyramid", value_parser = solitaire_agent::games::choose)]
+    game: Chosen,
 }
 
-fn parse_game(name: &str) -> Result<&'static dyn solitaire_agent::games::Game, String> {
-    solitaire_agent::games::find(name)
+impl GameArg {
+    /// The card game chosen; peg solitaire has only `solve` and `bench`.
+    fn cards(&self) -> Result<&'static dyn solitaire_agent::games::Game, cli::Failure> {
+        match self.game {
+            Chosen::Cards(game) => Ok(game),
+            Chosen::Peg => Err(cli::Failure::input(
+                "peg solitaire is a puzzle to solve (solve --game peg, bench --game peg): it has \
+no deal, practice table or agent",
+            )),
+        }
+    }
+}
+
+/// Peg solitaire's options of `solve`.
+#[derive(clap::Args)]
+struct PegOptions {
+    /// Peg solitaire's board: english (33 holes), french (37) or triangle (15)
+    #[arg(long, value_name = "BOARD")]
+    board: Option<String>,
+    /// Peg solitaire's empty hole at the start (default: the centre, d4; the triangle's top, 1)
+    #[arg(long, value_name = "HOLE")]
+    start: Option<String>,
+    /// Where peg solitaire's last peg must end: start (the default), any, or a hole
+    #[arg(long, value_name = "WHERE")]
+    end: Option<String>,
+    /// Also count every solution of the peg solitaire game
+    #[arg(long)]
+    count: bool,
 }
 
 /// Faults the table injects, for testing players.
@@ -374,20 +404,52 @@ fn main() {
     // Before any window is opened or asked about: physical pixels at every display scaling.
     solitaire_agent::platform::dpi::become_aware();
     let args = Cli::parse();
-    let result = match args.command {
+    if let Err(failure) = run(args.command) {
+        eprintln!("solitaire-agent: {}", failure.message);
+        std::process::exit(failure.status);
+    }
+}
+
+/// Runs one subcommand (the panel with none).
+fn run(command: Option<Command>) -> cli::CliResult {
+    match command {
         Some(Command::Solve {
             game,
             files,
             batch,
             json,
             threads: t,
-        }) => cli::solve::run(cli::solve::SolveArgs {
-            game: game.game,
-            files,
-            batch,
-            json,
-            threads: threads(t),
-        }),
+            peg,
+        }) => match game.game {
+            Chosen::Peg => {
+                if !files.is_empty() || batch.is_some() {
+                    return Err(cli::Failure::input(
+                        "peg solitaire takes --board (and --start, --end), not deck files",
+                    ));
+                }
+                cli::peg::solve(cli::peg::PegArgs {
+                    board: peg.board,
+                    start: peg.start,
+                    end: peg.end,
+                    count: peg.count,
+                    json,
+                })
+            }
+            Chosen::Cards(game) => {
+                if peg.board.is_some() || peg.start.is_some() || peg.end.is_some() || peg.count {
+                    return Err(cli::Failure::input(
+                        "--board, --start, --end and --count are peg solitaire's: add --game peg",
+                    ));
+                }
+                cli::solve::run(cli::solve::SolveArgs {
+                    game,
+                    files,
+                    batch,
+                    json,
+                    threads: threads(t),
+                })
+            }
+        },
         Some(Command::Table {
             game,
             deal,
@@ -398,7 +460,7 @@ fn main() {
             faults,
         }) => table_faults(&faults).and_then(|faults| {
             cli::table::run_table(cli::table::TableArgs {
-                game: game.game,
+                game: game.cards()?,
                 seed: deal.seed,
                 deck: deal.deck,
                 theme: look.theme,
@@ -419,7 +481,7 @@ fn main() {
             dialog,
             out,
         }) => cli::table::run_render(cli::table::RenderArgs {
-            game: game.game,
+            game: game.cards()?,
             seed: deal.seed,
             deck: deal.deck,
             theme: look.theme,
@@ -445,7 +507,7 @@ fn main() {
             json,
         }) => table_faults(&faults).and_then(|faults| {
             cli::play::run(cli::play::PlayArgs {
-                game: game.game,
+                game: game.cards()?,
                 window,
                 sim,
                 seed: deal.seed,
@@ -462,7 +524,8 @@ fn main() {
                 json,
             })
         }),
-        Some(Command::Deal { game: _, seed }) => {
+        Some(Command::Deal { game, seed }) => {
+            game.cards()?;
             // Every game deals the same shuffled deck; the game says how its cards lie.
             println!("{}", solitaire_agent::cards::Deck::shuffled(seed));
             Ok(())
@@ -517,21 +580,23 @@ fn main() {
             seeds,
             files,
             threads: t,
-        }) => cli::bench::run(cli::bench::BenchArgs {
-            game: game.game,
-            seeds,
-            files,
-            threads: threads(t),
-        }),
+        }) => match game.game {
+            Chosen::Peg if seeds.is_none() && files.is_empty() => cli::peg::bench(),
+            Chosen::Peg => Err(cli::Failure::input(
+                "bench --game peg decides every start of every board; it takes no files or seeds",
+            )),
+            Chosen::Cards(game) => cli::bench::run(cli::bench::BenchArgs {
+                game,
+                seeds,
+                files,
+                threads: threads(t),
+            }),
+        },
         Some(Command::Panel { game, open_table }) => {
-            solitaire_agent::panel::run(game.game, open_table)
+            solitaire_agent::panel::run(game.cards()?, open_table)
                 .map_err(|message| cli::Failure { message, status: 1 })
         }
         None => solitaire_agent::panel::run(solitaire_agent::games::GAMES[0], false)
             .map_err(|message| cli::Failure { message, status: 1 }),
-    };
-    if let Err(failure) = result {
-        eprintln!("solitaire-agent: {}", failure.message);
-        std::process::exit(failure.status);
     }
 }

@@ -189,12 +189,12 @@ pub fn run(args: BenchArgs) -> CliResult {
     Ok(())
 }
 
-fn mib(bytes: usize) -> String {
+pub fn mib(bytes: usize) -> String {
     format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
 }
 
 /// The process's peak resident memory, from /proc (Linux only).
-fn peak_rss() -> Option<usize> {
+pub fn peak_rss() -> Option<usize> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -4,6 +4,7 @@ pub mod accuracy;
 pub mod bench;
 pub mod decks;
 pub mod labels;
+pub mod peg;
 pub mod play;
 pub mod solve;
 pub mod table;

@@ -108,15 +108,36 @@ pub fn solve_in_order(
     });
 }
 
-/// One deck's answer as a JSON line, fields in the contract's order.
+/// The fields of the JSON line's contract, in its order (every game's `solve --json` starts so).
+#[derive(serde::Serialize)]
+pub struct Contract {
+    pub deck: String,
+    pub solvable: bool,
+    pub length: Option<usize>,
+    pub steps: Vec<String>,
+    pub states: u64,
+    /// Rounded to the microsecond.
+    pub millis: f64,
+}
+
+impl Contract {
+    pub fn new(deck: String, steps: Option<Vec<String>>, states: u64, millis: f64) -> Contract {
+        Contract {
+            deck,
+            solvable: steps.is_some(),
+            length: steps.as_ref().map(Vec::len),
+            steps: steps.unwrap_or_default(),
+            states,
+            millis: (millis * 1000.0).round() / 1000.0,
+        }
+    }
+}
+
+/// One deck's answer as a JSON line.
 #[derive(serde::Serialize)]
 struct JsonAnswer {
-    deck: String,
-    solvable: bool,
-    length: Option<usize>,
-    steps: Vec<String>,
-    states: u64,
-    millis: f64,
+    #[serde(flatten)]
+    contract: Contract,
     /// The build that answered (`VERSION`).
     version: &'static str,
 }
@@ -124,12 +145,12 @@ struct JsonAnswer {
 /// The JSON line of the contract.
 pub fn json_line(deck: &NamedDeck, solution: &Answer) -> String {
     let answer = JsonAnswer {
-        deck: deck.deck.to_string(),
-        solvable: solution.is_solvable(),
-        length: solution.length(),
-        steps: solution.steps.clone().unwrap_or_default(),
-        states: solution.states,
-        millis: (solution.millis * 1000.0).round() / 1000.0,
+        contract: Contract::new(
+            deck.deck.to_string(),
+            solution.steps.clone(),
+            solution.states,
+            solution.millis,
+        ),
         version: crate::VERSION,
     };
     serde_json::to_string(&answer).expect("an answer serialises")

@@ -6,6 +6,8 @@
 //! window's content and a still picture of any position). Adding a game is adding a module and an
 //! entry in [`GAMES`].
 
+pub mod key_hash;
+pub mod peg;
 pub mod pyramid;
 pub mod tripeaks;
 
@@ -106,7 +108,24 @@ pub fn window_titles() -> impl Iterator<Item = &'static str> {
         .chain(tables)
 }
 
+/// What `--game` names: one of the card games, or peg solitaire (a puzzle, solved only).
+#[derive(Clone, Copy)]
+pub enum Chosen {
+    Cards(&'static dyn Game),
+    Peg,
+}
+
 /// The game named `name` (as `--game` takes it), or a message listing the names.
+pub fn choose(name: &str) -> Result<Chosen, String> {
+    if name.eq_ignore_ascii_case("peg") {
+        return Ok(Chosen::Peg);
+    }
+    find(name)
+        .map(Chosen::Cards)
+        .map_err(|e| format!("{e}, peg"))
+}
+
+/// The card game named `name` (as `--game` takes it), or a message listing the names.
 pub fn find(name: &str) -> Result<&'static dyn Game, String> {
     GAMES
         .iter()
