@@ -6,10 +6,10 @@
 
 mod common;
 
+use common::pyramid_sim;
 use rayon::prelude::*;
 use solitaire_agent::agent::hands::Options;
 use solitaire_agent::agent::report::{Cards, LogLines, Outcome, Watch};
-use solitaire_agent::agent::sim::SimTable;
 use solitaire_agent::cards::Card;
 use solitaire_agent::cards::Deck;
 use solitaire_agent::cli::play::sim_templates;
@@ -71,7 +71,7 @@ fn run_at(
     let table = Table::seeded(seed, 300, faults);
     let renderer = Renderer::new(Theme::load(look.theme).unwrap());
     let (w, h) = look.size;
-    let mut game = SimTable::new(table, renderer, w, h, look.scale);
+    let mut game = pyramid_sim(table, renderer, w, h, look.scale);
     let report = play(
         &mut game,
         Profile::practice_table(),
@@ -242,7 +242,7 @@ fn guided(theme: &str, size: (u32, u32), scale: f32, seed: u64) -> usize {
     let _ = std::fs::remove_dir_all(&dir);
     let table = Table::seeded(seed, 300, Faults::default());
     let theme_art = Theme::load(theme).unwrap();
-    let mut game = SimTable::new(table, Renderer::new(theme_art), size.0, size.1, scale);
+    let mut game = pyramid_sim(table, Renderer::new(theme_art), size.0, size.1, scale);
     let mut user = Labeller {
         truth: Deck::shuffled(seed).cards().to_vec(),
         swaps: usize::MAX,
@@ -268,7 +268,7 @@ fn guided(theme: &str, size: (u32, u32), scale: f32, seed: u64) -> usize {
     let templates =
         solitaire_agent::vision::templates::Templates::load(dir.to_str().unwrap()).unwrap();
     let table = Table::seeded(seed + 1, 300, Faults::default());
-    let mut game = SimTable::new(
+    let mut game = pyramid_sim(
         table,
         Renderer::new(Theme::load(theme).unwrap()),
         size.0,
@@ -301,7 +301,7 @@ fn guided_calibration_needs_only_13_ranks_and_4_suits() {
 #[test]
 fn guided_calibration_stops_when_no_one_labels() {
     let table = Table::seeded(3, 300, Faults::default());
-    let mut game = SimTable::new(table, Renderer::new(Theme::built_in()), SIZE.0, SIZE.1, 1.0);
+    let mut game = pyramid_sim(table, Renderer::new(Theme::built_in()), SIZE.0, SIZE.1, 1.0);
     let report = play(
         &mut game,
         Profile::practice_table(),

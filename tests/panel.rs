@@ -9,9 +9,10 @@
 mod common;
 
 use common::desktop::{wait_for, Desktop};
+use common::pyramid_sim;
 use solitaire_agent::agent::hands::Options;
 use solitaire_agent::agent::report::{Cards, Outcome, Report};
-use solitaire_agent::agent::sim::SimTable;
+use solitaire_agent::agent::sim::SimView;
 use solitaire_agent::cli::play::sim_templates;
 use solitaire_agent::games::pyramid::agent::play;
 use solitaire_agent::games::pyramid::table::game::Table;
@@ -24,9 +25,9 @@ use solitaire_agent::table::theme::Theme;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
-fn sim(seed: u64) -> SimTable {
+fn sim(seed: u64) -> SimView {
     let table = Table::seeded(seed, 300, Faults::default());
-    SimTable::new(table, Renderer::new(Theme::built_in()), 1200, 760, 1.0)
+    pyramid_sim(table, Renderer::new(Theme::built_in()), 1200, 760, 1.0)
 }
 
 /// Plays deal 2 in-process while the panel's watcher records it.

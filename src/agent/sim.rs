@@ -1,82 +1,12 @@
 //! The practice table in-process as the agent's world: the renderer is the screen, the table model
 //! takes the clicks, and time is simulated (a wait costs nothing), so whole games run in tests.
-//! `SimTable` is Pyramid's table; `SimView` any game's, through the window's `TableView`.
+//! Any game's table, through the window's `TableView`.
 
 use crate::agent::io::{Clock, Pointer, Screen};
-use crate::games::pyramid::table::game::Table;
-use crate::games::pyramid::table::layout::Layout;
 use crate::table::harness::Event;
-use crate::table::render::Renderer;
 use crate::table::window::TableView;
 use image::RgbaImage;
 use std::sync::Arc;
-
-pub struct SimTable {
-    pub table: Table,
-    renderer: Renderer,
-    layout: Layout,
-    now: u64,
-    /// The last picture and the scene it shows (a still table is not drawn again).
-    shown: Option<(crate::games::pyramid::table::scene::Scene, Arc<RgbaImage>)>,
-    /// Every event the table logged, with its time.
-    pub events: Vec<(u64, Event)>,
-}
-
-impl SimTable {
-    pub fn new(table: Table, renderer: Renderer, width: u32, height: u32, scale: f32) -> SimTable {
-        let layout = renderer.layout(width, height, scale);
-        SimTable {
-            table,
-            renderer,
-            layout,
-            now: 0,
-            shown: None,
-            events: Vec::new(),
-        }
-    }
-
-    pub fn layout(&self) -> &Layout {
-        &self.layout
-    }
-
-    fn collect(&mut self) {
-        self.events.extend(self.table.take_events());
-    }
-}
-
-impl Screen for SimTable {
-    fn capture(&mut self) -> Result<Arc<RgbaImage>, String> {
-        let scene = self.table.scene(&self.layout, self.now);
-        if let Some((last, image)) = &self.shown {
-            if *last == scene {
-                return Ok(image.clone());
-            }
-        }
-        let image = Arc::new(self.renderer.render(&scene, &self.layout));
-        self.shown = Some((scene, image.clone()));
-        Ok(image)
-    }
-}
-
-impl Pointer for SimTable {
-    fn click(&mut self, x: i32, y: i32) -> Result<(), String> {
-        if x < 0 || y < 0 || x >= self.layout.width as i32 || y >= self.layout.height as i32 {
-            return Err(format!("refused a click at {x},{y}: outside the window"));
-        }
-        self.table.click(&self.layout, x, y, self.now);
-        self.collect();
-        Ok(())
-    }
-}
-
-impl Clock for SimTable {
-    fn now_ms(&self) -> u64 {
-        self.now
-    }
-    fn sleep_ms(&mut self, ms: u64) {
-        self.now += ms;
-    }
-}
 
 /// Any game's practice table in-process as the agent's world, through the window's `TableView`:
 /// its pictures are the screen, it takes the clicks, and time is simulated.

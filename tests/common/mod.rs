@@ -5,6 +5,25 @@
 
 pub mod desktop;
 
+use solitaire_agent::agent::sim::SimView;
+use solitaire_agent::games::pyramid::table::game::{PyramidView, Table};
+use solitaire_agent::table::render::Renderer;
+
+/// Pyramid's table in-process as the agent's world, `width`×`height` at display `scale`.
+pub fn pyramid_sim(
+    table: Table,
+    renderer: Renderer,
+    width: u32,
+    height: u32,
+    scale: f32,
+) -> SimView {
+    SimView::new(
+        Box::new(PyramidView::new(table, renderer, scale)),
+        width,
+        height,
+    )
+}
+
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::{State, Step};
 use std::path::PathBuf;
