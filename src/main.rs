@@ -45,6 +45,11 @@ TriPeaks steps: Draw, or a tableau card like 7h moved onto the waste."
         /// Solver threads for several decks (default: all cores)
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
+        /// Pyramid's challenge goals: board (clear the pyramid), score:N (at least N points),
+        /// max-score (the highest score the deal allows), clear:R:N (remove N cards of rank R,
+        /// e.g. clear:A:4). Fewest steps, or proof the goal cannot be met and the best line instead
+        #[arg(long, value_name = "GOAL", default_value = "board")]
+        goal: String,
         #[command(flatten)]
         peg: PegOptions,
     },
@@ -61,6 +66,10 @@ TriPeaks steps: Draw, or a tableau card like 7h moved onto the waste."
         /// Solver threads (default: all cores)
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
+        /// The goal solved for, as `solve --goal` takes it (lengths in files are checked for
+        /// board only; every line is replayed and must meet the goal)
+        #[arg(long, value_name = "GOAL", default_value = "board")]
+        goal: String,
     },
     /// Open the practice table: a playable window (titles "Pyramid Practice Table" and "TriPeaks
     /// Practice Table")
@@ -419,9 +428,15 @@ fn run(command: Option<Command>) -> cli::CliResult {
             batch,
             json,
             threads: t,
+            goal,
             peg,
         }) => match game.game {
             Chosen::Peg => {
+                if goal != "board" {
+                    return Err(cli::Failure::input(
+                        "--goal is for card games: peg solitaire takes --end",
+                    ));
+                }
                 if !files.is_empty() || batch.is_some() {
                     return Err(cli::Failure::input(
                         "peg solitaire takes --board (and --start, --end), not deck files",
@@ -447,6 +462,7 @@ fn run(command: Option<Command>) -> cli::CliResult {
                     batch,
                     json,
                     threads: threads(t),
+                    goal,
                 })
             }
         },
@@ -580,7 +596,11 @@ fn run(command: Option<Command>) -> cli::CliResult {
             seeds,
             files,
             threads: t,
+            goal,
         }) => match game.game {
+            Chosen::Peg if goal != "board" => Err(cli::Failure::input(
+                "--goal is for card games: peg solitaire takes --end",
+            )),
             Chosen::Peg if seeds.is_none() && files.is_empty() => cli::peg::bench(),
             Chosen::Peg => Err(cli::Failure::input(
                 "bench --game peg decides every start of every board; it takes no files or seeds",
@@ -590,6 +610,7 @@ fn run(command: Option<Command>) -> cli::CliResult {
                 seeds,
                 files,
                 threads: threads(t),
+                goal,
             }),
         },
         Some(Command::Panel { game, open_table }) => {

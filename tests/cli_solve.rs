@@ -155,3 +155,78 @@ fn batch_reads_the_first_column_and_summarises_on_stderr() {
     assert!(stderr.contains("line 2"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `solve --goal` (a contract): the JSON line adds `goal` and `score` (and `cards` for a rank,
+/// `best` when the goal cannot be met); lines replay through the rules' scoring; bad goals exit 2.
+#[test]
+fn goals_add_goal_and_score_and_the_best_line_when_out_of_reach() {
+    use solitaire_agent::games::pyramid::score::tally;
+    let deck_file = path("pyramid-winnable.txt");
+    let deal = State::deal(&common::read_deck("pyramid-winnable.txt"));
+    let parse = |v: &serde_json::Value| -> Vec<Step> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().parse().unwrap())
+            .collect()
+    };
+    let json = |goal: &str| -> serde_json::Value {
+        let (status, stdout, stderr) = run(&["solve", "--json", "--goal", goal, &deck_file]);
+        assert_eq!(status, 0, "{stderr}");
+        serde_json::from_str(stdout.trim()).unwrap()
+    };
+    let board = json("board");
+    assert_eq!(
+        (board["goal"].as_str(), board["length"].as_u64()),
+        (Some("board"), Some(40))
+    );
+    let score = json("score:400");
+    assert_eq!(score["goal"], "score:400");
+    let steps = parse(&score["steps"]);
+    let (_, earned) = tally(&deal, &steps).unwrap();
+    assert!(earned.points >= 400);
+    assert_eq!(score["score"].as_u64(), Some(earned.points as u64));
+    assert_eq!(score["length"].as_u64(), Some(steps.len() as u64));
+    let aces = json("clear:A:4");
+    let (_, earned) = tally(&deal, &parse(&aces["steps"])).unwrap();
+    assert_eq!((aces["cards"].as_u64(), earned.of_value(1)), (Some(4), 4));
+    // More than the deal can give: not solvable, and the highest score instead.
+    let max = json("max-score");
+    let most = max["score"].as_u64().unwrap();
+    let beyond = json(&format!("score:{}", most + 5));
+    assert_eq!(
+        (beyond["solvable"].as_bool(), beyond["score"].as_u64()),
+        (Some(false), Some(0))
+    );
+    assert_eq!(beyond["best"]["score"].as_u64(), Some(most));
+    let best = parse(&beyond["best"]["steps"]);
+    assert_eq!(beyond["best"]["length"].as_u64(), Some(best.len() as u64));
+    assert_eq!(tally(&deal, &best).unwrap().1.points as u64, most);
+    // Text output says the same in words.
+    let (_, text, _) = run(&[
+        "solve",
+        "--goal",
+        &format!("score:{}", most + 5),
+        &deck_file,
+    ]);
+    assert!(
+        text.contains("cannot be met") && text.contains(&format!("{most} points")),
+        "{text}"
+    );
+    for (args, says) in [
+        (
+            vec!["solve", "--goal", "score:x", &deck_file],
+            "`x` is not a number",
+        ),
+        (
+            vec![
+                "solve", "--game", "tripeaks", "--goal", "score:5", &deck_file,
+            ],
+            "only the board goal",
+        ),
+    ] {
+        let (status, stdout, stderr) = run(&args);
+        assert_eq!(status, 2, "{args:?}");
+        assert!(stdout.is_empty() && stderr.contains(says), "{stderr}");
+    }
+}

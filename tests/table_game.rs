@@ -290,3 +290,47 @@ fn a_king_on_the_stock_can_be_removed_or_drawn() {
         assert_eq!(waste_top == Some(king), step == Step::Draw);
     }
 }
+
+/// The table keeps MSC's score: a `score:N` line played click by click logs each new score, the
+/// last equal to what the rules' scoring gives the line, and Undo board takes it back to 0.
+#[test]
+fn the_score_is_logged_as_it_changes() {
+    use solitaire_agent::games::pyramid::goal::Goal;
+    use solitaire_agent::games::pyramid::score::tally;
+    let l = layout();
+    // The first seeded deal where 300 points can be earned.
+    let (mut table, steps) = (1..=20u64)
+        .find_map(|seed| {
+            let table = Table::seeded(seed, ANIM, Faults::default());
+            let s = solver::solve_goal(table.state(), Goal::Score(300)).unwrap();
+            s.steps.map(|steps| (table, steps))
+        })
+        .expect("a deal where 300 points can be earned");
+    let deal = table.state().clone();
+    let mut now = 10;
+    for step in &steps {
+        for target in clicks_for(table.state(), *step) {
+            click(&mut table, &l, target, &mut now);
+        }
+    }
+    let scores = |events: &[(u64, Event)]| -> Vec<u32> {
+        events
+            .iter()
+            .filter_map(|(_, e)| match e {
+                Event::Score { points } => Some(*points),
+                _ => None,
+            })
+            .collect()
+    };
+    let events = table.take_events();
+    let logged = scores(&events);
+    let removals = steps.iter().filter(|s| !s.cards().is_empty()).count();
+    assert_eq!(logged.len(), removals, "{events:?}");
+    assert!(logged.windows(2).all(|w| w[0] < w[1]), "{logged:?}");
+    let (_, earned) = tally(&deal, &steps).unwrap();
+    assert!(earned.points >= 300);
+    assert_eq!(*logged.last().unwrap(), earned.points);
+    click(&mut table, &l, Target::Button(Button::UndoBoard), &mut now);
+    click(&mut table, &l, Target::Button(Button::Ok), &mut now);
+    assert_eq!(scores(&table.take_events()), vec![0]);
+}

@@ -19,6 +19,8 @@ pub struct BenchArgs {
     /// Time seeded deals 1..=N instead of files.
     pub seeds: Option<u64>,
     pub threads: usize,
+    /// The goal solved for (`board` by default); lengths in files are checked for `board` only.
+    pub goal: String,
 }
 
 struct Row {
@@ -34,6 +36,8 @@ struct Row {
 }
 
 pub fn run(args: BenchArgs) -> CliResult {
+    args.game.check_goal(&args.goal).map_err(Failure::input)?;
+    let board = args.goal.trim().eq_ignore_ascii_case("board");
     let seeds = match (args.seeds, args.files.is_empty(), args.game.name()) {
         (Some(_), false, _) => {
             return Err(Failure::input(
@@ -75,15 +79,16 @@ pub fn run(args: BenchArgs) -> CliResult {
     );
     let mut rows = Vec::with_capacity(decks.len());
     let wall = std::time::Instant::now();
-    solve_in_order(args.game, &decks, args.threads, |i, s| {
+    solve_in_order(args.game, &args.goal, &decks, args.threads, |i, s| {
         let expected = decks[i]
             .extra
             .as_deref()
-            .and_then(|e| e.parse::<usize>().ok());
+            .and_then(|e| e.parse::<usize>().ok())
+            .filter(|_| board);
         let got = s.length().unwrap_or(0);
         let replay = s.steps.as_ref().and_then(|steps| {
             args.game
-                .replay(&decks[i].deck, steps)
+                .replay_goal(&decks[i].deck, steps, &args.goal)
                 .err()
                 .map(|e| format!("{}: {e}", decks[i].source))
         });
@@ -107,8 +112,9 @@ pub fn run(args: BenchArgs) -> CliResult {
         .map(|(i, _)| i);
 
     println!(
-        "Solver benchmark, {}: {} ({} threads), wall time {:.2} s",
+        "Solver benchmark, {}, goal {}: {} ({} threads), wall time {:.2} s",
         args.game.name(),
+        args.goal,
         files.join(", "),
         args.threads,
         wall
@@ -120,8 +126,11 @@ pub fn run(args: BenchArgs) -> CliResult {
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (name, pick) in [
         ("all", None),
-        ("solvable", Some(true)),
-        ("unsolvable", Some(false)),
+        (if board { "solvable" } else { "goal met" }, Some(true)),
+        (
+            if board { "unsolvable" } else { "goal not met" },
+            Some(false),
+        ),
     ] {
         let part: Vec<&Row> = rows
             .iter()
@@ -159,8 +168,13 @@ pub fn run(args: BenchArgs) -> CliResult {
     let solved = rows.iter().filter(|r| r.solvable).count();
     let replay_failures: Vec<&String> = rows.iter().filter_map(|r| r.replay.as_ref()).collect();
     println!(
-        "solutions replayed through the rules: {} of {solved} clear the board",
-        solved - replay_failures.len()
+        "solutions replayed through the rules: {} of {solved} {}",
+        solved - replay_failures.len(),
+        if board {
+            "clear the board".to_string()
+        } else {
+            format!("meet {}", args.goal)
+        }
     );
     let mismatches: Vec<&String> = rows
         .iter()

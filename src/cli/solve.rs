@@ -13,9 +13,12 @@ pub struct SolveArgs {
     pub batch: Option<String>,
     pub json: bool,
     pub threads: usize,
+    /// The goal, as `--goal` names it (`board` by default).
+    pub goal: String,
 }
 
 pub fn run(args: SolveArgs) -> CliResult {
+    args.game.check_goal(&args.goal).map_err(Failure::input)?;
     let decks = match &args.batch {
         Some(path) => {
             if !args.files.is_empty() {
@@ -38,27 +41,33 @@ pub fn run(args: SolveArgs) -> CliResult {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let wall = std::time::Instant::now();
-    solve_in_order(args.game, &decks, args.threads, |i, solution| {
-        let deck = &decks[i];
-        times.push(solution.millis);
-        solvable += solution.is_solvable() as usize;
-        let text = if args.json {
-            json_line(deck, &solution)
-        } else {
-            text_report(deck, &solution)
-        };
-        // Each answer goes out as soon as it is known; a closed pipe (`| head`) is no panic.
-        let _ = writeln!(out, "{text}");
-        let _ = out.flush();
-        if progress {
-            eprint!(
-                "\r{} {}/{}",
-                bar(times.len(), decks.len()),
-                times.len(),
-                decks.len()
-            );
-        }
-    });
+    solve_in_order(
+        args.game,
+        &args.goal,
+        &decks,
+        args.threads,
+        |i, solution| {
+            let deck = &decks[i];
+            times.push(solution.millis);
+            solvable += solution.is_solvable() as usize;
+            let text = if args.json {
+                json_line(deck, &solution)
+            } else {
+                text_report(deck, &solution)
+            };
+            // Each answer goes out as soon as it is known; a closed pipe (`| head`) is no panic.
+            let _ = writeln!(out, "{text}");
+            let _ = out.flush();
+            if progress {
+                eprint!(
+                    "\r{} {}/{}",
+                    bar(times.len(), decks.len()),
+                    times.len(),
+                    decks.len()
+                );
+            }
+        },
+    );
     let _ = out.flush();
     if args.batch.is_some() {
         if progress {
@@ -75,6 +84,7 @@ pub fn run(args: SolveArgs) -> CliResult {
 /// Solves every deck on `threads` threads and hands the answers over in input order.
 pub fn solve_in_order(
     game: &dyn Game,
+    goal: &str,
     decks: &[NamedDeck],
     threads: usize,
     mut each: impl FnMut(usize, Answer),
@@ -92,7 +102,7 @@ pub fn solve_in_order(
                     .par_iter()
                     .enumerate()
                     .for_each_with(tx, |tx, (i, d)| {
-                        let _ = tx.send((i, game.solve(&d.deck)));
+                        let _ = tx.send((i, game.solve_goal(&d.deck, goal)));
                     })
             })
         });
@@ -138,6 +148,9 @@ impl Contract {
 struct JsonAnswer {
     #[serde(flatten)]
     contract: Contract,
+    /// The goal and what the steps earn (games with goals).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    goal: Option<crate::games::GoalReport>,
     /// The build that answered (`VERSION`).
     version: &'static str,
 }
@@ -151,20 +164,53 @@ pub fn json_line(deck: &NamedDeck, solution: &Answer) -> String {
             solution.states,
             solution.millis,
         ),
+        goal: solution.goal.clone(),
         version: crate::VERSION,
     };
     serde_json::to_string(&answer).expect("an answer serialises")
 }
 
-/// The human-readable report: the length and numbered steps, or that no solution exists.
+/// The human-readable report: the length and numbered steps, or that no solution exists; with a
+/// goal, what the steps earn, and the best line when the goal cannot be met.
 pub fn text_report(deck: &NamedDeck, solution: &Answer) -> String {
     let stats = format!("{} states, {:.1} ms", solution.states, solution.millis);
-    match &solution.steps {
-        None => format!("{}: no solution exists ({stats})", deck.source),
-        Some(steps) => {
+    let numbered = |text: &mut String, steps: &[String]| {
+        for (i, step) in steps.iter().enumerate() {
+            text.push_str(&format!("\n{:4}. {step}", i + 1));
+        }
+    };
+    let earns = |score: u32, cards: Option<u32>| match cards {
+        Some(c) => format!("{score} points, {c} cards of the rank"),
+        None => format!("{score} points"),
+    };
+    let goal = solution.goal.as_ref().filter(|g| g.goal != "board");
+    match (&solution.steps, goal) {
+        (None, None) => format!("{}: no solution exists ({stats})", deck.source),
+        (Some(steps), None) => {
             let mut text = format!("{}: solved in {} steps ({stats})", deck.source, steps.len());
-            for (i, step) in steps.iter().enumerate() {
-                text.push_str(&format!("\n{:4}. {step}", i + 1));
+            numbered(&mut text, steps);
+            text
+        }
+        (Some(steps), Some(g)) => {
+            let mut text = format!(
+                "{}: {} met in {} steps, {} ({stats})",
+                deck.source,
+                g.goal,
+                steps.len(),
+                earns(g.score, g.cards)
+            );
+            numbered(&mut text, steps);
+            text
+        }
+        (None, Some(g)) => {
+            let mut text = format!("{}: {} cannot be met ({stats})", deck.source, g.goal);
+            if let Some(best) = &g.best {
+                text.push_str(&format!(
+                    "\nthe best the deal allows: {} in {} steps",
+                    earns(best.score, best.cards),
+                    best.length
+                ));
+                numbered(&mut text, &best.steps);
             }
             text
         }

@@ -31,6 +31,35 @@ pub struct Answer {
     pub peak_bytes: usize,
     /// Wall time of the search, in milliseconds.
     pub millis: f64,
+    /// For games with goals beyond the board (Pyramid): the goal and what the steps earn.
+    pub goal: Option<GoalReport>,
+}
+
+/// What a line earns towards a goal (`solve --goal`; the JSON line's `goal`, `score`, `cards`
+/// and `best`).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct GoalReport {
+    /// The goal as `--goal` names it.
+    pub goal: String,
+    /// Points at the end of the steps (0 when the goal cannot be met: no steps).
+    pub score: u32,
+    /// For a goal of cards of one rank: those removed by the steps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cards: Option<u32>,
+    /// When the goal cannot be met: the best the deal allows instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best: Option<BestLine>,
+}
+
+/// The best line a deal allows when the goal cannot be met: the highest score, or the most cards
+/// of the rank, in the fewest steps.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BestLine {
+    pub score: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cards: Option<u32>,
+    pub length: usize,
+    pub steps: Vec<String>,
 }
 
 impl Answer {
@@ -53,6 +82,28 @@ pub trait Game: Sync {
     /// Plays `steps` from the deal through the game's rules: `Ok` when every step is legal and
     /// the board ends cleared, otherwise which step failed and why.
     fn replay(&self, deck: &Deck, steps: &[String]) -> Result<(), String>;
+    /// Checks a goal's text (`solve --goal`). A game with only the Board challenge takes `board`.
+    fn check_goal(&self, goal: &str) -> Result<(), String> {
+        if goal.trim().eq_ignore_ascii_case("board") {
+            Ok(())
+        } else {
+            Err(format!(
+                "goal `{goal}`: {} has only the board goal",
+                self.name()
+            ))
+        }
+    }
+    /// `solve` for a goal that `check_goal` accepted.
+    fn solve_goal(&self, deck: &Deck, goal: &str) -> Answer {
+        let _ = goal;
+        self.solve(deck)
+    }
+    /// `replay` for a goal: every step legal and the goal met (for a goal of the most a deal
+    /// allows, every step legal).
+    fn replay_goal(&self, deck: &Deck, steps: &[String], goal: &str) -> Result<(), String> {
+        let _ = goal;
+        self.replay(deck, steps)
+    }
     /// The title of its practice table's window (a contract: the agent finds the table by it).
     fn window_title(&self) -> &'static str;
     /// Its practice table for a deal, as the window shows it.

@@ -34,14 +34,33 @@ impl Default for Faults {
 /// One line of the event log.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
-    Deal { deck: String },
-    Click { x: i32, y: i32, target: String },
-    Move { step: String },
-    Illegal { why: String },
-    Undo { step: String },
+    Deal {
+        deck: String,
+    },
+    Click {
+        x: i32,
+        y: i32,
+        target: String,
+    },
+    Move {
+        step: String,
+    },
+    Illegal {
+        why: String,
+    },
+    Undo {
+        step: String,
+    },
     UndoBoard,
     Cleared,
-    Fault { kind: String, detail: String },
+    /// The deal's score changed (games that keep one: Pyramid).
+    Score {
+        points: u32,
+    },
+    Fault {
+        kind: String,
+        detail: String,
+    },
 }
 
 impl Event {
@@ -58,6 +77,7 @@ impl Event {
             Event::Undo { step } => format!(r#""event":"undo","step":{}"#, s(step)),
             Event::UndoBoard => r#""event":"undo_board""#.to_string(),
             Event::Cleared => r#""event":"cleared""#.to_string(),
+            Event::Score { points } => format!(r#""event":"score","points":{points}"#),
             Event::Fault { kind, detail } => {
                 format!(
                     r#""event":"fault","kind":{},"detail":{}"#,

@@ -1,5 +1,7 @@
 //! Pyramid in the games' registry: its solver, rules replay and practice table behind `Game`.
 
+use super::goal::Goal;
+use super::score::{tally, Tally};
 use super::step::parse_steps;
 use super::{solver, State, Step};
 use crate::agent::hands::Options;
@@ -11,7 +13,7 @@ use crate::games::pyramid::table::game::PyramidView;
 use crate::games::pyramid::table::game::Table;
 use crate::games::pyramid::table::scene::{status_line, Scene, Selection};
 use crate::games::pyramid::vision::profile::Profile;
-use crate::games::{parse_each, Answer, Deal, Game, Picture};
+use crate::games::{parse_each, Answer, BestLine, Deal, Game, GoalReport, Picture};
 use crate::table::harness::{deal_label, Faults};
 use crate::table::render::Renderer;
 use crate::table::window::TableView;
@@ -28,26 +30,65 @@ impl Game for Pyramid {
         "the 28 pyramid cards row by row from the apex, then the 24 stock cards from the top"
     }
     fn solve(&self, deck: &Deck) -> Answer {
-        let s = solver::solve(&State::deal(deck)).expect("a dealt deck is a valid position");
+        self.solve_goal(deck, "board")
+    }
+    fn replay(&self, deck: &Deck, steps: &[String]) -> Result<(), String> {
+        self.replay_goal(deck, steps, "board")
+    }
+    fn check_goal(&self, goal: &str) -> Result<(), String> {
+        goal.parse::<Goal>().map(|_| ())
+    }
+    fn solve_goal(&self, deck: &Deck, goal: &str) -> Answer {
+        let goal: Goal = goal.parse().expect("a goal checked by check_goal");
+        let deal = State::deal(deck);
+        let s = solver::solve_goal(&deal, goal).expect("a dealt deck is a valid position");
+        // What a line earns, counted by the rules (not the solver).
+        let earns = |steps: &[Step]| {
+            let (_, t) = tally(&deal, steps).expect("the solver's lines are legal");
+            let cards = match goal {
+                Goal::Clear { rank, .. } => Some(t.of_value(rank.value())),
+                _ => None,
+            };
+            (t.points, cards)
+        };
+        let (score, cards) = earns(s.steps.as_deref().unwrap_or(&[]));
+        let names = |steps: &[Step]| steps.iter().map(Step::to_string).collect::<Vec<_>>();
+        let best = s.best.as_deref().map(|line| {
+            let (score, cards) = earns(line);
+            BestLine {
+                score,
+                cards,
+                length: line.len(),
+                steps: names(line),
+            }
+        });
         Answer {
-            steps: s.steps.map(|v| v.iter().map(Step::to_string).collect()),
+            goal: Some(GoalReport {
+                goal: goal.to_string(),
+                score,
+                cards,
+                best,
+            }),
+            steps: s.steps.as_deref().map(names),
             states: s.states,
             peak_bytes: s.peak_bytes,
             millis: s.millis,
         }
     }
-    fn replay(&self, deck: &Deck, steps: &[String]) -> Result<(), String> {
+    fn replay_goal(&self, deck: &Deck, steps: &[String], goal: &str) -> Result<(), String> {
+        let goal: Goal = goal.parse()?;
         let steps = parse_each(steps, |s| s.parse::<Step>())?;
-        let mut state = State::deal(deck);
-        for (n, &step) in steps.iter().enumerate() {
-            state
-                .apply(step)
-                .map_err(|e| format!("step {} ({step}) is illegal: {e}", n + 1))?;
-        }
-        if state.is_cleared() {
-            Ok(())
-        } else {
-            Err("the steps do not clear the pyramid".into())
+        let (end, earned) = tally(&State::deal(deck), &steps)
+            .map_err(|(n, e)| format!("step {n} ({}) is illegal: {e}", e.step))?;
+        match goal {
+            Goal::Board if !end.is_cleared() => Err("the steps do not clear the pyramid".into()),
+            Goal::MaxScore => Ok(()),
+            _ if !goal.met(&end, &earned) => Err(format!(
+                "the steps do not meet {goal}: they earn {} points, {}",
+                earned.points,
+                removed_text(&earned)
+            )),
+            _ => Ok(()),
         }
     }
     fn window_title(&self) -> &'static str {
@@ -107,4 +148,17 @@ pub fn position_after(deck: &Deck, steps: &str) -> Result<State, String> {
             .map_err(|e| format!("--after: step {} ({step}) is illegal: {}", i + 1, e.why))?;
     }
     Ok(state)
+}
+
+/// The cards a tally removed, by rank, as text: `2 A, 1 K`.
+fn removed_text(t: &Tally) -> String {
+    let parts: Vec<String> = crate::cards::Rank::all()
+        .filter(|r| t.of_value(r.value()) > 0)
+        .map(|r| format!("{} {}", t.of_value(r.value()), r.char()))
+        .collect();
+    if parts.is_empty() {
+        "no cards removed".into()
+    } else {
+        format!("removed {}", parts.join(", "))
+    }
 }

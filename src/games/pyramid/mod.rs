@@ -5,7 +5,9 @@
 
 pub mod agent;
 mod game;
+pub mod goal;
 pub mod position;
+pub mod score;
 pub mod solver;
 pub mod state;
 pub mod step;

@@ -4,7 +4,8 @@
 //! whose values sum to 13, taken from the uncovered pyramid cards, the stock's top card and the
 //! waste's top card (stock top and waste top may also pair with each other). Draw moves the stock
 //! top onto the waste. When the stock is empty, Recycle turns the waste back into the stock in the
-//! same order, at most twice. The board is cleared when the 28 pyramid cards are gone.
+//! same order, at most twice. The board is cleared when the 28 pyramid cards are gone, and then the
+//! deal is over: no step is legal any more.
 
 use super::position::{Position, PYRAMID_SIZE};
 use super::step::Step;
@@ -201,6 +202,9 @@ impl State {
             Place::Gone => Some(format!("{c} is not in play")),
             _ => None,
         };
+        if self.is_cleared() {
+            return Some("the pyramid is cleared: the deal is over".into());
+        }
         match step {
             Step::Draw if self.stock.is_empty() => Some("the stock is empty".into()),
             Step::Draw => None,
@@ -262,6 +266,9 @@ impl State {
 
     /// Every legal step here: removals first, then Draw or Recycle.
     pub fn legal_steps(&self) -> Vec<Step> {
+        if self.is_cleared() {
+            return Vec::new();
+        }
         let cards = self.available_cards();
         let mut steps = Vec::new();
         for (i, &a) in cards.iter().enumerate() {

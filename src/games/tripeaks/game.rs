@@ -30,6 +30,7 @@ then the 23 stock cards from the top"
     fn solve(&self, deck: &Deck) -> Answer {
         let s = solver::solve(&State::deal(deck));
         Answer {
+            goal: None,
             steps: s.steps.map(|v| v.iter().map(Step::to_string).collect()),
             states: s.states,
             peak_bytes: s.peak_bytes,

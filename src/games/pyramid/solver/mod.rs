@@ -18,12 +18,15 @@
 //! earliest point of the stock's timeline at which `reach` found the pyramid can be cleared at
 //! all. A passed card costs a step unless a pyramid card without a pyramid partner takes it.
 
+pub mod goal;
+mod most;
 mod problem;
 mod reach;
 mod search;
 pub mod shapes;
 mod visited;
 
+use crate::games::pyramid::goal::Goal;
 use crate::games::pyramid::{State, StateError, Step};
 use std::time::Instant;
 
@@ -67,7 +70,7 @@ pub fn solve(state: &State) -> Result<Solution, StateError> {
         });
     }
     problem.earliest_goal = reach.earliest_goal;
-    let found = search::search(&problem);
+    let found = search::search(&problem, &search::Board);
     Ok(Solution {
         steps: found.steps,
         states: reach.expanded + found.expanded,
@@ -75,4 +78,133 @@ pub fn solve(state: &State) -> Result<Solution, StateError> {
         peak_bytes: found.peak_bytes.max(reach.bytes),
         millis: t0.elapsed().as_secs_f64() * 1000.0,
     })
+}
+
+/// The answer for one position and a goal other than (or including) the board.
+#[derive(Clone, Debug)]
+pub struct GoalSolution {
+    /// The fewest steps that meet the goal (for `max-score`, that reach the highest score), or
+    /// `None` when the goal cannot be met.
+    pub steps: Option<Vec<Step>>,
+    /// When the goal cannot be met (other than the board): the best the position allows, in the
+    /// fewest steps: the highest score for a score, the most cards of the rank for a rank.
+    pub best: Option<Vec<Step>>,
+    pub states: u64,
+    pub reached: u64,
+    pub peak_bytes: usize,
+    pub millis: f64,
+}
+
+/// Solves for `goal` from any valid position; points and cards count from that position on.
+pub fn solve_goal(state: &State, goal: Goal) -> Result<GoalSolution, StateError> {
+    use goal::{Counts, MostCards, MostPoints};
+    let t0 = Instant::now();
+    if goal == Goal::Board {
+        let s = solve(state)?;
+        return Ok(GoalSolution {
+            steps: s.steps,
+            best: None,
+            states: s.states,
+            reached: s.reached,
+            peak_bytes: s.peak_bytes,
+            millis: s.millis,
+        });
+    }
+    state.validate()?;
+    let mut problem = problem::Problem::new(state);
+    let mut work = Work::default();
+    // The amount asked for, and what is measured: points, or cards of one value.
+    let (amount, value) = match goal {
+        Goal::Score(n) => (Some(n), None),
+        Goal::Clear { rank, count } => (Some(count), Some(rank.value())),
+        Goal::MaxScore | Goal::Board => (None, None),
+    };
+    // First the most a line can reach, stopping once the amount asked is reached (so whether
+    // it can be), then the fewest steps to the amount, or to that most.
+    let counts = Counts::new(&problem);
+    let enough = amount.unwrap_or(u32::MAX);
+    let m = match value {
+        Some(v) => most::most(&problem, &MostCards(&counts, v), enough),
+        None => most::most(&problem, &MostPoints(&counts), enough),
+    };
+    drop(counts);
+    work.states += m.expanded;
+    work.peak = work.peak.max(m.bytes);
+    let reachable = m.value >= enough;
+    let target = if reachable { enough } else { m.value };
+    let line = fewest(&mut problem, value, target, &mut work)
+        .unwrap_or_else(|| panic!("a line reaches {target}, as `most` found"));
+    let (steps, best_line) = if reachable || goal == Goal::MaxScore {
+        (Some(line), None)
+    } else {
+        (None, Some(line))
+    };
+    Ok(GoalSolution {
+        steps,
+        best: best_line,
+        states: work.states,
+        reached: work.reached,
+        peak_bytes: work.peak,
+        millis: t0.elapsed().as_secs_f64() * 1000.0,
+    })
+}
+
+/// What the searches for one goal did, added up.
+#[derive(Default)]
+struct Work {
+    states: u64,
+    reached: u64,
+    peak: usize,
+}
+
+/// The fewest steps that earn `amount` points (`value` None) or remove `amount` cards of `value`,
+/// or `None` when no line does.
+fn fewest(
+    problem: &mut problem::Problem,
+    value: Option<u8>,
+    amount: u32,
+    work: &mut Work,
+) -> Option<Vec<Step>> {
+    use goal::{Cards, Counts, Points};
+    let counts = Counts::new(problem);
+    let found = match value {
+        Some(value) => search::search(
+            problem,
+            &Cards {
+                counts: &counts,
+                value,
+                count: amount,
+            },
+        ),
+        None => {
+            if amount > counts.points_upper(problem.start) {
+                return None;
+            }
+            let clears = amount > counts.most_without_clearing();
+            drop(counts);
+            if clears && problem.earliest_goal.is_none() {
+                // Every line that earns this much clears the pyramid: first, whether any can.
+                let r = reach::reach(problem);
+                work.states += r.expanded;
+                work.peak = work.peak.max(r.bytes);
+                if !r.solvable {
+                    return None;
+                }
+                problem.earliest_goal = r.earliest_goal;
+            }
+            let counts = Counts::new(problem);
+            search::search(
+                problem,
+                &Points {
+                    counts: &counts,
+                    points: amount,
+                    clears,
+                },
+            )
+        }
+    };
+    work.states += found.expanded;
+    work.reached = work.reached.max(found.reached);
+    work.peak = work.peak.max(found.peak_bytes);
+    found.steps
 }

@@ -427,7 +427,7 @@ pub fn pyramid_flags(state: &State) -> u32 {
 }
 
 /// The largest number of disjoint pairs (x from `a`, y from `b`) with x and y not covering each other.
-fn max_matching(a: &[usize], b: &[usize], related: &[u32; PYRAMID_SIZE]) -> usize {
+pub fn max_matching(a: &[usize], b: &[usize], related: &[u32; PYRAMID_SIZE]) -> usize {
     fn augment(
         x: usize,
         a: &[usize],

@@ -15,10 +15,46 @@ use super::shapes::{ShapeId, Shapes};
 use super::visited::{Visited, BATCH, MAX_G};
 use crate::games::pyramid::{Step, PYRAMID_SIZE};
 
+/// What the search looks for: the Board challenge's cleared pyramid, or another goal
+/// (`goal::Target`). Monomorphised, so the board's search pays nothing for the others.
+pub trait Target {
+    /// Every goal state has the pyramid cleared, so what holds of clearing lines holds here:
+    /// a state that cannot clear is dropped, an uncovered king and a forced pair go at once.
+    fn clears(&self) -> bool;
+    fn is_goal(&self, problem: &Problem, key: Key) -> bool;
+    /// A lower bound on the steps from `key` to a goal.
+    fn h(&self, problem: &Problem, key: Key) -> u32;
+    /// Whether a goal can still be reached from a state a removal led to (draws and recycles
+    /// change nothing this judges).
+    fn viable(&self, problem: &Problem, key: Key) -> bool;
+}
+
+/// The Board challenge: clear the pyramid.
+pub struct Board;
+
+impl Target for Board {
+    #[inline]
+    fn clears(&self) -> bool {
+        true
+    }
+    #[inline]
+    fn is_goal(&self, _: &Problem, key: Key) -> bool {
+        Problem::is_goal(key)
+    }
+    #[inline]
+    fn h(&self, problem: &Problem, key: Key) -> u32 {
+        problem.h_full(key)
+    }
+    #[inline]
+    fn viable(&self, problem: &Problem, key: Key) -> bool {
+        problem.feasible(shape_of(key), flags_of(key))
+    }
+}
+
 /// How a state was reached: kind in bits 12..14, removed slots in bits 0..6 and 6..12 (63 = none).
 /// Kinds: draw, recycle, removal, and removal that took the stock's top card (held in slot `b`).
 #[derive(Clone, Copy)]
-struct Move(u32);
+pub struct Move(pub u32);
 
 const DRAW: u32 = 0;
 const RECYCLE: u32 = 1;
@@ -30,8 +66,8 @@ impl Move {
     fn new(kind: u32, a: u32, b: u32) -> Move {
         Move(kind << 12 | a << 6 | b)
     }
-    const START: Move = Move(NO_SLOT << 6 | NO_SLOT);
-    fn kind(self) -> u32 {
+    pub const START: Move = Move(NO_SLOT << 6 | NO_SLOT);
+    pub fn kind(self) -> u32 {
         self.0 >> 12
     }
     fn a(self) -> u32 {
@@ -61,7 +97,7 @@ struct Open {
     value: u8,
 }
 
-pub fn search(problem: &Problem) -> Found {
+pub fn search<T: Target>(problem: &Problem, target: &T) -> Found {
     let shapes = Shapes::get();
     let mut visited = Visited::new();
     let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); 256];
@@ -77,13 +113,13 @@ pub fn search(problem: &Problem) -> Found {
     };
 
     visited.improve(start, 0, Move::START.0);
-    if Problem::is_goal(start) {
+    if target.is_goal(problem, start) {
         return done(&visited, Some(start), 0, 0);
     }
-    if !problem.feasible(shape_of(start), flags_of(start)) {
+    if !target.viable(problem, start) {
         return done(&visited, None, 0, 0);
     }
-    let mut f = problem.h_full(start) as usize;
+    let mut f = target.h(problem, start) as usize;
     buckets[f].push(start);
     // States are taken from the queue a batch at a time, and the table slots of the whole batch,
     // then of all their successors, are prefetched before they are read: the table is far larger
@@ -112,11 +148,11 @@ pub fn search(problem: &Problem) -> Found {
             if visited.get(key).is_some_and(|(best, _)| best < g) {
                 continue; // queued again since with fewer steps
             }
-            if Problem::is_goal(key) {
+            if target.is_goal(problem, key) {
                 return done(&visited, Some(key), expanded, queued_bytes);
             }
             expanded += 1;
-            successors(problem, shapes, key, &mut succ);
+            successors(problem, shapes, key, target.clears(), &mut succ);
             let g2 = g + 1;
             assert!(g2 <= MAX_G, "step count beyond the table's range");
             for &(next, mv) in &succ {
@@ -130,13 +166,13 @@ pub fn search(problem: &Problem) -> Found {
             }
             // Judged only when first recorded (or improved): a state that cannot clear the
             // pyramid stays recorded, so that it is not judged again.
-            if mv.kind() >= REMOVE && !problem.feasible(shape_of(next), flags_of(next)) {
+            if mv.kind() >= REMOVE && !target.viable(problem, next) {
                 continue;
             }
             // Path-max keeps f from falling below the parent's (the bound is admissible, not
             // always consistent), so buckets are taken in order and the first goal is optimal.
-            let f2 = (g2 as usize + problem.h_full(next) as usize).max(f);
-            if Problem::is_goal(next) && f2 == f {
+            let f2 = (g2 as usize + target.h(problem, next) as usize).max(f);
+            if target.is_goal(problem, next) && f2 == f {
                 // Nothing in the queue can be shorter than f: this goal is optimal.
                 return done(&visited, Some(next), expanded, queued_bytes);
             }
@@ -146,14 +182,25 @@ pub fn search(problem: &Problem) -> Found {
     done(&visited, None, expanded, queued_bytes)
 }
 
-/// The states one step from `key`, with the moves that reach them.
-fn successors(problem: &Problem, shapes: &Shapes, key: Key, out: &mut Vec<(Key, Move)>) {
+/// The states one step from `key`, with the moves that reach them. With `clearing` (every line
+/// sought clears the pyramid), an uncovered king or a forced pair is the only successor. Once the
+/// pyramid is cleared the deal is over: no successors.
+pub fn successors(
+    problem: &Problem,
+    shapes: &Shapes,
+    key: Key,
+    clearing: bool,
+    out: &mut Vec<(Key, Move)>,
+) {
     out.clear();
     let (shape, cycle, stock, flags) = (shape_of(key), cycle_of(key), stock_of(key), flags_of(key));
+    if shape == super::shapes::EMPTY_SHAPE {
+        return;
+    }
     let open_pyramid = shapes.uncovered[shape as usize];
 
     let kings = open_pyramid & problem.king_positions;
-    if kings != 0 {
+    if clearing && kings != 0 {
         let p = kings.trailing_zeros();
         let next = shapes.after_removing[shape as usize][p as usize];
         out.push((
@@ -163,7 +210,10 @@ fn successors(problem: &Problem, shapes: &Shapes, key: Key, out: &mut Vec<(Key, 
         return;
     }
 
-    if let Some((a, b)) = problem.forced_pair(shapes.flags[shape as usize], open_pyramid, flags) {
+    if let Some((a, b)) = clearing
+        .then(|| problem.forced_pair(shapes.flags[shape as usize], open_pyramid, flags))
+        .flatten()
+    {
         let next = shapes.without_pair(shape, a, b);
         out.push((pack(next, cycle, stock, flags), Move::new(REMOVE, a, b)));
         return;
@@ -248,7 +298,7 @@ fn successors(problem: &Problem, shapes: &Shapes, key: Key, out: &mut Vec<(Key, 
 }
 
 /// The steps from the start to `goal`, read backwards from the moves recorded in `visited`.
-fn rebuild(problem: &Problem, visited: &Visited, goal: Key) -> Vec<Step> {
+pub fn rebuild(problem: &Problem, visited: &Visited, goal: Key) -> Vec<Step> {
     let shapes = Shapes::get();
     let mut steps = Vec::new();
     let mut key = goal;

@@ -5,6 +5,7 @@
 
 use crate::cards::{Card, Deck};
 use crate::games::pyramid::position::Position;
+use crate::games::pyramid::score::points_of;
 use crate::games::pyramid::state::{Place, State};
 use crate::games::pyramid::step::Step;
 use crate::games::pyramid::table::layout::{Layout, Target};
@@ -68,7 +69,17 @@ impl Table {
     }
 
     /// Acts on a click that landed on `target`.
+    /// Logs the score whenever it changes (a removal, Undo, Undo board, New deal).
     pub fn press(&mut self, target: Target, now_ms: u64) {
+        let points = points_of(&self.state);
+        self.act(target, now_ms);
+        let now = points_of(&self.state);
+        if now != points {
+            self.harness.log(now_ms, Event::Score { points: now });
+        }
+    }
+
+    fn act(&mut self, target: Target, now_ms: u64) {
         let button = match target {
             Target::Button(b) => Some(b),
             _ => None,

@@ -68,13 +68,14 @@ impl Scene {
     }
 }
 
-/// The status line: deal, passes left, steps taken, or "Board cleared!".
+/// The status line: deal, passes left, steps taken and MSC's score, or "Board cleared!".
 pub fn status_line(deal: &str, state: &State, steps: usize) -> String {
+    let score = crate::games::pyramid::score::points_of(state);
     if state.is_cleared() {
-        format!("BOARD CLEARED!   DEAL {deal}   STEPS {steps}")
+        format!("BOARD CLEARED!   DEAL {deal}   STEPS {steps}   SCORE {score}")
     } else {
         format!(
-            "DEAL {deal}   PASSES LEFT {}   STEPS {steps}",
+            "DEAL {deal}   PASSES LEFT {}   STEPS {steps}   SCORE {score}",
             MAX_RECYCLES - state.recycles
         )
     }

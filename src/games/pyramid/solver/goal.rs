@@ -1,0 +1,331 @@
+//! The solver for goals other than clearing the board: a score, the highest score, or cards of one
+//! rank removed. Both scores and counts depend only on which cards are gone, so each is a function
+//! of the packed state, counted from the position solved (cards removed before it earned their
+//! points already).
+//!
+//! - A goal of reaching an amount (`score:N`, `clear:R:N`) is the board's A* (`search`) with
+//!   another goal test and bound (`Target`). When N is more than any line that keeps the apex can
+//!   earn, every line that reaches it clears the pyramid, and the board's pruning and bound hold
+//!   too; the reachability proof comes first, as for the board.
+//! - The most a deal allows (`max-score`, and the best line when an amount cannot be reached) is
+//!   found by `most`, then reached in the fewest steps as an amount.
+
+use super::problem::*;
+use super::search::Target;
+use super::shapes::Shapes;
+use crate::games::pyramid::score::{REMOVAL_POINTS, ROW_BONUS};
+use crate::games::pyramid::{Position, ROWS};
+
+/// One row of a shape, with every row under it: what clearing them takes.
+#[derive(Clone, Copy, Default)]
+struct Rows {
+    /// The fewest removals that clear it and the rows under it: kings one each, and each other
+    /// card alone unless paired with one of these rows' cards that it does not cover.
+    steps: u8,
+    /// The bonus for clearing it and the rows under it.
+    bonus: u16,
+    /// Its needs: `needs[from..to]`, partners the stock and waste must still hold.
+    from: u16,
+    to: u16,
+}
+
+/// What a state has earned since the start, and what it could still earn.
+pub struct Counts<'p> {
+    problem: &'p Problem,
+    start_pyramid: u32,
+    start_flags: u32,
+    /// Per shape: bonus points won since the start.
+    bonus_won: Vec<u16>,
+    /// Per shape, the rows still holding cards from the bottom up (`row_count` of them).
+    rows: Vec<[Rows; ROWS]>,
+    row_count: Vec<u8>,
+    needs: Vec<Need>,
+    /// The pyramid is not yet cleared at the start.
+    apex_left: bool,
+}
+
+impl<'p> Counts<'p> {
+    pub fn new(problem: &'p Problem) -> Counts<'p> {
+        let shapes = Shapes::get();
+        let start_pyramid = shapes.flags[shape_of(problem.start) as usize];
+        let row_mask = |r: usize| {
+            Position::all()
+                .filter(|p| p.row() == r)
+                .fold(0u32, |m, p| m | 1 << p.index())
+        };
+        let masks: Vec<u32> = (0..ROWS).map(row_mask).collect();
+        let by_value = &problem.pyramid_by_value;
+        let positions = |m: u32| (0..28).filter(|&p| m >> p & 1 == 1).collect::<Vec<usize>>();
+        // Matchings within one value class, by the subset of its pyramid positions present.
+        let mut cache: Vec<std::collections::HashMap<u32, u8>> = vec![Default::default(); 7];
+        let mut needs = Vec::new();
+        let (mut bonus_won, mut rows, mut row_count) = (Vec::new(), Vec::new(), Vec::new());
+        for &flags in &shapes.flags {
+            let (mut won, mut list, mut n) = (0, [Rows::default(); ROWS], 0);
+            let (mut set, mut bonus) = (0u32, 0u16);
+            for r in (0..ROWS).rev() {
+                if flags & masks[r] == 0 {
+                    if start_pyramid & masks[r] != 0 {
+                        won += ROW_BONUS[r] as u16;
+                    }
+                    continue;
+                }
+                set |= flags & masks[r];
+                bonus += ROW_BONUS[r] as u16;
+                let above = flags & !set;
+                let from = needs.len() as u16;
+                let mut steps = (set & problem.king_positions).count_ones();
+                for low in 1..=6usize {
+                    let (a, b) = (set & by_value[low], set & by_value[13 - low]);
+                    let m = *cache[low].entry(a | b).or_insert_with(|| {
+                        max_matching(&positions(a), &positions(b), &shapes.related) as u8
+                    }) as u32;
+                    let (na, nb) = (a.count_ones(), b.count_ones());
+                    steps += na + nb - m;
+                    // Unmatched cards of one value need partners of the other: from the cards
+                    // left above these rows, or else from the stock and waste.
+                    for (unmatched, partner) in [(na - m, 13 - low), (nb - m, low)] {
+                        let from_above = (above & by_value[partner]).count_ones();
+                        if unmatched > from_above {
+                            needs.push(Need {
+                                mask: problem.stock_by_value[partner],
+                                count: unmatched - from_above,
+                            });
+                        }
+                    }
+                }
+                let steps = steps.max(set.count_ones().div_ceil(2));
+                list[n] = Rows {
+                    steps: steps as u8,
+                    bonus,
+                    from,
+                    to: needs.len() as u16,
+                };
+                n += 1;
+            }
+            bonus_won.push(won);
+            rows.push(list);
+            row_count.push(n as u8);
+        }
+        Counts {
+            problem,
+            start_pyramid,
+            start_flags: flags_of(problem.start),
+            apex_left: start_pyramid & 1 != 0,
+            bonus_won,
+            rows,
+            row_count,
+            needs,
+        }
+    }
+
+    /// The shape's rows that the cards left could still clear, from the bottom up (rows clear
+    /// only in that order).
+    fn clearable(&self, key: Key) -> &[Rows] {
+        let s = shape_of(key) as usize;
+        let flags = flags_of(key);
+        let list = &self.rows[s][..self.row_count[s] as usize];
+        let n = list
+            .iter()
+            .take_while(|rows| {
+                self.needs[rows.from as usize..rows.to as usize]
+                    .iter()
+                    .all(|need| (flags & need.mask).count_ones() >= need.count)
+            })
+            .count();
+        &list[..n]
+    }
+
+    /// The most bonus points a state could still win.
+    fn bonus_left(&self, key: Key) -> u32 {
+        self.clearable(key).last().map_or(0, |r| r.bonus as u32)
+    }
+
+    fn pyramid(&self, key: Key) -> u32 {
+        Shapes::get().flags[shape_of(key) as usize]
+    }
+
+    /// Removals since the start.
+    fn removals(&self, key: Key) -> u32 {
+        let gone = self.start_pyramid & !self.pyramid(key);
+        let gone_stock = self.start_flags & !flags_of(key);
+        let kings = (gone & self.problem.king_positions).count_ones()
+            + (gone_stock & self.problem.stock_by_value[13]).count_ones();
+        let others = gone.count_ones() + gone_stock.count_ones() - kings;
+        others / 2 + kings
+    }
+
+    /// The most removals still possible: each king, and per pair of values summing to 13 as many
+    /// pairs as the scarcer value has cards left.
+    fn removals_left(&self, key: Key) -> u32 {
+        let (pyramid, flags) = (self.pyramid(key), flags_of(key));
+        let left = |v: usize| {
+            (pyramid & self.problem.pyramid_by_value[v]).count_ones()
+                + (flags & self.problem.stock_by_value[v]).count_ones()
+        };
+        left(13) + (1..=6).map(|v| left(v).min(left(13 - v))).sum::<u32>()
+    }
+
+    /// Points earned since the start.
+    pub fn points(&self, key: Key) -> u32 {
+        REMOVAL_POINTS * self.removals(key) + self.bonus_won[shape_of(key) as usize] as u32
+    }
+
+    /// The most points a state could end with.
+    pub fn points_upper(&self, key: Key) -> u32 {
+        self.points(key) + REMOVAL_POINTS * self.removals_left(key) + self.bonus_left(key)
+    }
+
+    /// More than this many points can only be earned by clearing the pyramid.
+    pub fn most_without_clearing(&self) -> u32 {
+        let start = self.problem.start;
+        let rows = self.clearable(start);
+        // The rows but the apex's (the last of a full list).
+        let kept = match rows.len() {
+            n if n == self.row_count[shape_of(start) as usize] as usize && self.apex_left => n - 1,
+            n => n,
+        };
+        let bonus = kept.checked_sub(1).map_or(0, |i| rows[i].bonus as u32);
+        self.points(start) + REMOVAL_POINTS * self.removals_left(start) + bonus
+    }
+
+    /// The fewest removals that earn `deficit` more points: each earns 5, and the rows the cards
+    /// left can clear give their bonus once all their cards are gone.
+    fn steps_for_points(&self, key: Key, deficit: u32) -> u32 {
+        let with = |steps: u32, bonus: u32| {
+            steps.max(deficit.saturating_sub(bonus).div_ceil(REMOVAL_POINTS))
+        };
+        self.clearable(key)
+            .iter()
+            .map(|r| with(r.steps as u32, r.bonus as u32))
+            .fold(with(0, 0), u32::min)
+    }
+
+    /// Cards of `value` removed since the start.
+    pub fn removed_of(&self, value: u8, key: Key) -> u32 {
+        let gone = self.start_pyramid & !self.pyramid(key);
+        let gone_stock = self.start_flags & !flags_of(key);
+        (gone & self.problem.pyramid_by_value[value as usize]).count_ones()
+            + (gone_stock & self.problem.stock_by_value[value as usize]).count_ones()
+    }
+
+    /// Cards of `value` still in play.
+    fn left_of(&self, value: u8, key: Key) -> u32 {
+        (self.pyramid(key) & self.problem.pyramid_by_value[value as usize]).count_ones()
+            + (flags_of(key) & self.problem.stock_by_value[value as usize]).count_ones()
+    }
+
+    /// The fewest steps that remove `more` cards of `value`: one removal each (a value never pairs
+    /// with itself), and a pyramid card only once the cards over it are gone, two a step at most.
+    fn steps_for_cards(&self, value: u8, more: u32, key: Key) -> u32 {
+        if more == 0 {
+            return 0;
+        }
+        let pyramid = self.pyramid(key);
+        let mut costs = [u32::MAX; 8];
+        let mut n = 0;
+        let mut bits = pyramid & self.problem.pyramid_by_value[value as usize];
+        while bits != 0 {
+            let p = bits.trailing_zeros();
+            bits &= bits - 1;
+            let over = Position(p as u8).cone_below() & pyramid;
+            costs[n] = over.count_ones().div_ceil(2) + 1;
+            n += 1;
+        }
+        for _ in 0..(flags_of(key) & self.problem.stock_by_value[value as usize]).count_ones() {
+            costs[n] = 1;
+            n += 1;
+        }
+        let costs = &mut costs[..n];
+        costs.sort_unstable();
+        match costs.get(more as usize - 1) {
+            Some(&c) => c.max(more),
+            None => u32::MAX / 4,
+        }
+    }
+}
+
+/// Earn at least `points`.
+pub struct Points<'c, 'p> {
+    pub counts: &'c Counts<'p>,
+    pub points: u32,
+    pub clears: bool,
+}
+
+impl Target for Points<'_, '_> {
+    fn clears(&self) -> bool {
+        self.clears
+    }
+    fn is_goal(&self, _: &Problem, key: Key) -> bool {
+        self.counts.points(key) >= self.points
+    }
+    fn h(&self, problem: &Problem, key: Key) -> u32 {
+        let deficit = self.points.saturating_sub(self.counts.points(key));
+        if self.clears {
+            // Clearing earns every bonus left; the rest must come from removals.
+            let bonus = self.counts.bonus_left(key);
+            let removals = deficit.saturating_sub(bonus).div_ceil(REMOVAL_POINTS);
+            problem.h_full(key).max(removals)
+        } else {
+            self.counts.steps_for_points(key, deficit)
+        }
+    }
+    fn viable(&self, problem: &Problem, key: Key) -> bool {
+        self.counts.points_upper(key) >= self.points
+            && (!self.clears || problem.feasible(shape_of(key), flags_of(key)))
+    }
+}
+
+/// Remove at least `count` cards of `value`.
+pub struct Cards<'c, 'p> {
+    pub counts: &'c Counts<'p>,
+    pub value: u8,
+    pub count: u32,
+}
+
+impl Target for Cards<'_, '_> {
+    fn clears(&self) -> bool {
+        false
+    }
+    fn is_goal(&self, _: &Problem, key: Key) -> bool {
+        self.counts.removed_of(self.value, key) >= self.count
+    }
+    fn h(&self, _: &Problem, key: Key) -> u32 {
+        let more = self
+            .count
+            .saturating_sub(self.counts.removed_of(self.value, key));
+        self.counts.steps_for_cards(self.value, more, key)
+    }
+    fn viable(&self, _: &Problem, key: Key) -> bool {
+        self.counts.removed_of(self.value, key) + self.counts.left_of(self.value, key) >= self.count
+    }
+}
+
+/// What to make the most of.
+pub trait Measure {
+    fn value(&self, key: Key) -> u32;
+    /// The most `value` any state reachable from `key` can have.
+    fn upper(&self, key: Key) -> u32;
+}
+
+/// Points.
+pub struct MostPoints<'c, 'p>(pub &'c Counts<'p>);
+impl Measure for MostPoints<'_, '_> {
+    fn value(&self, key: Key) -> u32 {
+        self.0.points(key)
+    }
+    fn upper(&self, key: Key) -> u32 {
+        self.0.points_upper(key)
+    }
+}
+
+/// Cards of one value removed.
+pub struct MostCards<'c, 'p>(pub &'c Counts<'p>, pub u8);
+impl Measure for MostCards<'_, '_> {
+    fn value(&self, key: Key) -> u32 {
+        self.0.removed_of(self.1, key)
+    }
+    fn upper(&self, key: Key) -> u32 {
+        self.0.removed_of(self.1, key) + self.0.left_of(self.1, key)
+    }
+}

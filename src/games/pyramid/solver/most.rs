@@ -1,0 +1,162 @@
+//! The most of a measure (points, or cards of one rank removed) that any line from a position can
+//! reach. Both measures depend only on which cards are gone, so, as in `reach`, a state is just
+//! the pyramid's shape and the stock and waste cards left, kept with the earliest point of the
+//! stock's timeline (recycles used, stock index) it was reached at: an earlier point can do all
+//! that a later one can, by drawing. Expanding a state walks the rest of its timeline in place:
+//! pyramid removals and the waste's top at its own point (later is never better), and the stock's
+//! top, alone, with a pyramid card or with the waste's top, at every point after.
+//!
+//! States are taken in timeline order, so each is expanded once, at its earliest point; one whose
+//! most it could still reach (`Measure::upper`) is no better than the best found is not expanded.
+//! The fewest steps to that most come after, from the A* (`goal`).
+
+use super::goal::Measure;
+use super::problem::*;
+use super::shapes::{ShapeId, Shapes, EMPTY_SHAPE};
+use super::visited::Visited;
+use crate::games::pyramid::PYRAMID_SIZE;
+
+const ROUND: usize = STOCK_SLOTS + 1;
+const POSITIONS: usize = 3 * ROUND;
+
+/// What the search found.
+pub struct Most {
+    pub value: u32,
+    pub expanded: u64,
+    pub bytes: usize,
+}
+
+fn key_of(shape: ShapeId, flags: u32) -> u64 {
+    (shape as u64) << STOCK_SLOTS | flags as u64
+}
+
+/// The most of `measure` from the problem's start, or as soon as `enough` is reached, that.
+pub fn most<M: Measure>(problem: &Problem, measure: &M, enough: u32) -> Most {
+    let shapes = Shapes::get();
+    let full = |key: u64| {
+        pack(
+            (key >> STOCK_SLOTS) as ShapeId,
+            0,
+            0,
+            (key & ((1 << STOCK_SLOTS) - 1)) as u32,
+        )
+    };
+    let start = problem.start;
+    let start_key = key_of(shape_of(start), flags_of(start));
+    let p0 = cycle_of(start) as usize * ROUND + stock_of(start) as usize;
+    let mut best = measure.value(start);
+    let ceiling = measure.upper(start).min(enough);
+    let mut earliest = Visited::new();
+    let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); POSITIONS];
+    earliest.improve(start_key, p0 as u32, 0);
+    buckets[p0].push(start_key);
+    let mut expanded = 0u64;
+    let mut offers: Vec<(u64, usize)> = Vec::new();
+    for p in p0..POSITIONS {
+        while let Some(key) = buckets[p].pop() {
+            if best >= ceiling {
+                break;
+            }
+            if earliest.get(key).is_some_and(|(q, _)| (q as usize) < p) {
+                continue;
+            }
+            if measure.upper(full(key)) <= best {
+                continue;
+            }
+            expanded += 1;
+            offers.clear();
+            expand(problem, shapes, key, p, &mut offers);
+            for &(next, q) in &offers {
+                if earliest.improve(next, q as u32, 0) {
+                    best = best.max(measure.value(full(next)));
+                    if next >> STOCK_SLOTS != EMPTY_SHAPE as u64 {
+                        buckets[q].push(next);
+                    }
+                }
+            }
+        }
+    }
+    Most {
+        value: best,
+        expanded,
+        bytes: earliest.bytes(),
+    }
+}
+
+/// Offers every state one removal away from `key` at point `p` or later in its timeline.
+fn expand(problem: &Problem, shapes: &Shapes, key: u64, p: usize, out: &mut Vec<(u64, usize)>) {
+    let shape = (key >> STOCK_SLOTS) as ShapeId;
+    let flags = (key & ((1 << STOCK_SLOTS) - 1)) as u32;
+    let (mut cycle, here) = (p / ROUND, (p % ROUND) as u32);
+    let values = &problem.values;
+    let value = |slot: u32| values[PYRAMID_SIZE + slot as usize];
+    let open = shapes.uncovered[shape as usize];
+    let mut by_value = [0u32; 14];
+    let mut bits = open;
+    while bits != 0 {
+        let a = bits.trailing_zeros();
+        bits &= bits - 1;
+        by_value[values[a as usize] as usize] |= 1 << a;
+    }
+    let at = |cycle: usize, stock: u32| cycle * ROUND + stock as usize;
+    // A stock or waste card of value v taken with each uncovered pyramid partner, or alone (a king).
+    let take = |out: &mut Vec<(u64, usize)>, v: u8, rest: u32, q: usize| {
+        if v == 13 {
+            out.push((key_of(shape, rest), q));
+            return;
+        }
+        let mut partners = by_value[13 - v as usize];
+        while partners != 0 {
+            let b = partners.trailing_zeros();
+            partners &= partners - 1;
+            out.push((
+                key_of(shapes.after_removing[shape as usize][b as usize], rest),
+                q,
+            ));
+        }
+    };
+    // Here: pyramid kings and pairs, and the waste's top.
+    let mut bits = open;
+    while bits != 0 {
+        let a = bits.trailing_zeros();
+        bits &= bits - 1;
+        let v = values[a as usize];
+        if v == 13 {
+            out.push((
+                key_of(shapes.after_removing[shape as usize][a as usize], flags),
+                p,
+            ));
+            continue;
+        }
+        let mut partners = by_value[13 - v as usize] & bits;
+        while partners != 0 {
+            let b = partners.trailing_zeros();
+            partners &= partners - 1;
+            out.push((key_of(shapes.without_pair(shape, a, b), flags), p));
+        }
+    }
+    let mut stock = next_card(flags, here);
+    if let Some(w) = waste_top(flags, stock) {
+        take(out, value(w), flags & !(1 << w), p);
+    }
+    // On along the stock: each card on its top, alone, with the pyramid or with the waste's top.
+    loop {
+        if stock == STOCK_EMPTY {
+            if cycle < 2 && flags != 0 {
+                cycle += 1;
+                stock = next_card(flags, 0);
+                continue;
+            }
+            return;
+        }
+        let rest = flags & !(1 << stock);
+        let after = next_card(rest, stock + 1);
+        take(out, value(stock), rest, at(cycle, after));
+        if let Some(w) = waste_top(flags, stock) {
+            if value(w) + value(stock) == 13 {
+                out.push((key_of(shape, rest & !(1 << w)), at(cycle, after)));
+            }
+        }
+        stock = next_card(flags, stock + 1);
+    }
+}
