@@ -215,25 +215,49 @@ impl<'p> Counts<'p> {
             + (flags_of(key) & self.problem.stock_by_value[value as usize]).count_ones()
     }
 
+    /// Whether removing `count` cards of `value` takes every one in play, the apex among them.
+    pub fn needs_the_apex(&self, value: u8, count: u32) -> bool {
+        let start = self.problem.start;
+        self.pyramid(start) & 1 != 0
+            && self.problem.values[0] == value
+            && count >= self.removed_of(value, start) + self.left_of(value, start)
+    }
+
+    /// Cards of `value` still in play that could be removed: each needs its own partner (a king
+    /// none).
+    fn removable_of(&self, value: u8, key: Key) -> u32 {
+        let left = self.left_of(value, key);
+        if value == 13 {
+            left
+        } else {
+            left.min(self.left_of(13 - value, key))
+        }
+    }
+
     /// The fewest steps that remove `more` cards of `value`: one removal each (a value never pairs
     /// with itself), and a pyramid card only once the cards over it are gone, two a step at most.
-    fn steps_for_cards(&self, value: u8, more: u32, key: Key) -> u32 {
+    fn steps_for_cards(&self, value: u8, more: u32, key: Key, cones: &[[u8; 4]]) -> u32 {
         if more == 0 {
             return 0;
         }
         let pyramid = self.pyramid(key);
         let mut costs = [u32::MAX; 8];
         let mut n = 0;
-        let mut bits = pyramid & self.problem.pyramid_by_value[value as usize];
+        let all = self.problem.pyramid_by_value[value as usize];
+        let mut bits = pyramid & all;
         while bits != 0 {
             let p = bits.trailing_zeros();
             bits &= bits - 1;
-            let over = Position(p as u8).cone_below() & pyramid;
-            costs[n] = over.count_ones().div_ceil(2) + 1;
+            let i = (all & ((1 << p) - 1)).count_ones() as usize;
+            costs[n] = cones[shape_of(key) as usize][i] as u32;
             n += 1;
         }
-        for _ in 0..(flags_of(key) & self.problem.stock_by_value[value as usize]).count_ones() {
-            costs[n] = 1;
+        let (flags, stock, cycle) = (flags_of(key), stock_of(key), cycle_of(key));
+        let mut bits = flags & self.problem.stock_by_value[value as usize];
+        while bits != 0 {
+            let s = bits.trailing_zeros();
+            bits &= bits - 1;
+            costs[n] = stock_card_cost(flags, stock, cycle, s);
             n += 1;
         }
         let costs = &mut costs[..n];
@@ -242,6 +266,27 @@ impl<'p> Counts<'p> {
             Some(&c) => c.max(more),
             None => u32::MAX / 4,
         }
+    }
+}
+
+/// The fewest steps that take the stock or waste card in slot `s`: every card that must pass
+/// the stock's top or leave the waste before it is reached costs a step (a draw, or a removal
+/// taking at most one of them), a recycle one more, and taking it one.
+fn stock_card_cost(flags: u32, stock: u32, cycle: u32, s: u32) -> u32 {
+    let between = |from: u32, to: u32| {
+        // Cards in slots from..to.
+        let m = ((1u64 << to) - 1) as u32 & !(((1u64 << from) - 1) as u32);
+        (flags & m).count_ones()
+    };
+    if s >= stock {
+        return between(stock, s) + 1;
+    }
+    let down_the_waste = between(s + 1, stock) + 1;
+    if cycle < 2 {
+        let round_again = between(stock, STOCK_SLOTS as u32) + 1 + between(0, s) + 1;
+        down_the_waste.min(round_again)
+    } else {
+        down_the_waste
     }
 }
 
@@ -278,26 +323,85 @@ impl Target for Points<'_, '_> {
 
 /// Remove at least `count` cards of `value`.
 pub struct Cards<'c, 'p> {
-    pub counts: &'c Counts<'p>,
-    pub value: u8,
-    pub count: u32,
+    counts: &'c Counts<'p>,
+    value: u8,
+    count: u32,
+    /// Every line to the goal clears the pyramid (`Counts::needs_the_apex`).
+    clears: bool,
+    /// Per shape, for each pyramid card of `value` (in position order): the fewest steps that
+    /// remove it, the cards over it first (kings alone, the others paired among themselves where
+    /// they can be, else one step each).
+    cones: Vec<[u8; 4]>,
+}
+
+impl<'c, 'p> Cards<'c, 'p> {
+    pub fn new(counts: &'c Counts<'p>, value: u8, count: u32, clears: bool) -> Self {
+        let (shapes, problem) = (Shapes::get(), counts.problem);
+        let positions = |m: u32| (0..28).filter(|&p| m >> p & 1 == 1).collect::<Vec<usize>>();
+        let mut cache: std::collections::HashMap<(usize, u32), u32> = Default::default();
+        let mut steps_for = |set: u32| {
+            let mut steps = (set & problem.king_positions).count_ones();
+            for low in 1..=6usize {
+                let (a, b) = (
+                    set & problem.pyramid_by_value[low],
+                    set & problem.pyramid_by_value[13 - low],
+                );
+                let m = *cache.entry((low, a | b)).or_insert_with(|| {
+                    max_matching(&positions(a), &positions(b), &shapes.related) as u32
+                });
+                steps += a.count_ones() + b.count_ones() - m;
+            }
+            steps.max(set.count_ones().div_ceil(2))
+        };
+        let own = positions(problem.pyramid_by_value[value as usize]);
+        let cones = shapes
+            .flags
+            .iter()
+            .map(|&flags| {
+                let mut row = [0u8; 4];
+                for (i, &p) in own.iter().enumerate().take(4) {
+                    if flags >> p & 1 == 1 {
+                        let over = Position(p as u8).cone_below() & flags;
+                        row[i] = (steps_for(over) + 1) as u8;
+                    }
+                }
+                row
+            })
+            .collect();
+        Cards {
+            counts,
+            value,
+            count,
+            clears,
+            cones,
+        }
+    }
 }
 
 impl Target for Cards<'_, '_> {
     fn clears(&self) -> bool {
-        false
+        self.clears
     }
     fn is_goal(&self, _: &Problem, key: Key) -> bool {
         self.counts.removed_of(self.value, key) >= self.count
     }
-    fn h(&self, _: &Problem, key: Key) -> u32 {
+    fn h(&self, problem: &Problem, key: Key) -> u32 {
         let more = self
             .count
             .saturating_sub(self.counts.removed_of(self.value, key));
-        self.counts.steps_for_cards(self.value, more, key)
+        let own = self
+            .counts
+            .steps_for_cards(self.value, more, key, &self.cones);
+        if self.clears {
+            own.max(problem.h_full(key))
+        } else {
+            own
+        }
     }
-    fn viable(&self, _: &Problem, key: Key) -> bool {
-        self.counts.removed_of(self.value, key) + self.counts.left_of(self.value, key) >= self.count
+    fn viable(&self, problem: &Problem, key: Key) -> bool {
+        self.counts.removed_of(self.value, key) + self.counts.removable_of(self.value, key)
+            >= self.count
+            && (!self.clears || problem.feasible(shape_of(key), flags_of(key)))
     }
 }
 
@@ -326,6 +430,6 @@ impl Measure for MostCards<'_, '_> {
         self.0.removed_of(self.1, key)
     }
     fn upper(&self, key: Key) -> u32 {
-        self.0.removed_of(self.1, key) + self.0.left_of(self.1, key)
+        self.0.removed_of(self.1, key) + self.0.removable_of(self.1, key)
     }
 }

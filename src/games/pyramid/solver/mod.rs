@@ -167,41 +167,35 @@ fn fewest(
 ) -> Option<Vec<Step>> {
     use goal::{Cards, Counts, Points};
     let counts = Counts::new(problem);
+    // Whether every line that reaches the amount clears the pyramid: it earns more than a line
+    // keeping the apex can, or it takes every card of the value and the apex is one.
+    let clears = match value {
+        None if amount > counts.points_upper(problem.start) => return None,
+        None => amount > counts.most_without_clearing(),
+        Some(v) => counts.needs_the_apex(v, amount),
+    };
+    drop(counts);
+    if clears && problem.earliest_goal.is_none() {
+        // First, whether the pyramid can be cleared at all, and how far along the stock.
+        let r = reach::reach(problem);
+        work.states += r.expanded;
+        work.peak = work.peak.max(r.bytes);
+        if !r.solvable {
+            return None;
+        }
+        problem.earliest_goal = r.earliest_goal;
+    }
+    let counts = Counts::new(problem);
     let found = match value {
-        Some(value) => search::search(
+        Some(value) => search::search(problem, &Cards::new(&counts, value, amount, clears)),
+        None => search::search(
             problem,
-            &Cards {
+            &Points {
                 counts: &counts,
-                value,
-                count: amount,
+                points: amount,
+                clears,
             },
         ),
-        None => {
-            if amount > counts.points_upper(problem.start) {
-                return None;
-            }
-            let clears = amount > counts.most_without_clearing();
-            drop(counts);
-            if clears && problem.earliest_goal.is_none() {
-                // Every line that earns this much clears the pyramid: first, whether any can.
-                let r = reach::reach(problem);
-                work.states += r.expanded;
-                work.peak = work.peak.max(r.bytes);
-                if !r.solvable {
-                    return None;
-                }
-                problem.earliest_goal = r.earliest_goal;
-            }
-            let counts = Counts::new(problem);
-            search::search(
-                problem,
-                &Points {
-                    counts: &counts,
-                    points: amount,
-                    clears,
-                },
-            )
-        }
     };
     work.states += found.expanded;
     work.reached = work.reached.max(found.reached);

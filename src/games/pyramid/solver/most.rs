@@ -6,8 +6,10 @@
 //! pyramid removals and the waste's top at its own point (later is never better), and the stock's
 //! top, alone, with a pyramid card or with the waste's top, at every point after.
 //!
-//! States are taken in timeline order, so each is expanded once, at its earliest point; one whose
-//! most it could still reach (`Measure::upper`) is no better than the best found is not expanded.
+//! States are taken by the most they could still reach (`Measure::upper`), highest first, and then
+//! in timeline order, so each is expanded once, at its earliest point (the bound depends on the
+//! cards alone, and never grows along a line). Once that most is no better than the best found,
+//! nothing left can beat it and the search ends.
 //! The fewest steps to that most come after, from the A* (`goal`).
 
 use super::goal::Measure;
@@ -47,20 +49,21 @@ pub fn most<M: Measure>(problem: &Problem, measure: &M, enough: u32) -> Most {
     let mut best = measure.value(start);
     let ceiling = measure.upper(start).min(enough);
     let mut earliest = Visited::new();
-    let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); POSITIONS];
+    // Buckets by the most a state could reach, highest first, then by timeline point.
+    let levels = measure.upper(start) as usize + 1;
+    let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); levels * POSITIONS];
+    let bucket = |upper: u32, p: usize| (levels - 1 - upper as usize) * POSITIONS + p;
     earliest.improve(start_key, p0 as u32, 0);
-    buckets[p0].push(start_key);
+    buckets[bucket(measure.upper(start), p0)].push(start_key);
     let mut expanded = 0u64;
     let mut offers: Vec<(u64, usize)> = Vec::new();
-    for p in p0..POSITIONS {
-        while let Some(key) = buckets[p].pop() {
-            if best >= ceiling {
-                break;
-            }
+    for i in 0..buckets.len() {
+        let (upper, p) = ((levels - 1 - i / POSITIONS) as u32, i % POSITIONS);
+        if upper <= best || best >= ceiling {
+            break;
+        }
+        while let Some(key) = buckets[i].pop() {
             if earliest.get(key).is_some_and(|(q, _)| (q as usize) < p) {
-                continue;
-            }
-            if measure.upper(full(key)) <= best {
                 continue;
             }
             expanded += 1;
@@ -68,13 +71,18 @@ pub fn most<M: Measure>(problem: &Problem, measure: &M, enough: u32) -> Most {
             expand(problem, shapes, key, p, &mut offers);
             for &(next, q) in &offers {
                 if earliest.improve(next, q as u32, 0) {
-                    best = best.max(measure.value(full(next)));
+                    let full = full(next);
+                    best = best.max(measure.value(full));
                     if next >> STOCK_SLOTS != EMPTY_SHAPE as u64 {
-                        buckets[q].push(next);
+                        // Never above the state it came from (the bound does not grow along
+                        // a line), so the buckets are taken in order.
+                        let u = measure.upper(full).min(upper);
+                        buckets[bucket(u, q.max(p))].push(next);
                     }
                 }
             }
         }
+        buckets[i] = Vec::new();
     }
     Most {
         value: best,
