@@ -16,8 +16,15 @@ fn main() {
     println!("cargo:rustc-env=SOLITAIRE_AGENT_COMMIT={commit}");
     // A new commit or checkout moves HEAD or the branch it names (paths that are not there are
     // left out: cargo would run this again on every build).
-    for path in [".git/HEAD", ".git/refs/heads", ".git/packed-refs"] {
-        if Path::new(path).exists() {
+    let branch = Command::new("git")
+        .args(["rev-parse", "--symbolic-full-name", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| format!(".git/{}", String::from_utf8_lossy(&o.stdout).trim()));
+    let fixed = [".git/HEAD", ".git/refs/heads", ".git/packed-refs"].map(String::from);
+    for path in fixed.into_iter().chain(branch) {
+        if Path::new(&path).is_file() || Path::new(&path).is_dir() {
             println!("cargo:rerun-if-changed={path}");
         }
     }

@@ -124,9 +124,11 @@ Undo takes back one move, Undo board restarts the deal (after OK in its dialog).
     /// Play one deal to the end without the panel: in a game window, or against the practice table
     /// in-process (--sim)
     #[command(
-        after_help = "Prints the report: result (cleared, no_solution, stopped), reason, steps, clicks, \
-re-plans and the time spent revealing the stock, solving and playing. Exit status 0 when the deal was \
-cleared or has no solution, 3 when play stopped, 2 on bad input. Moving the mouse stops a --window game."
+        after_help = "Prints the report: result (cleared, no_solution, goal_met, goal_not_met, stopped), \
+reason, steps, clicks, re-plans and the time spent revealing the stock, solving and playing; with \
+--goal, the challenge: each deal's points (and cards of the rank) and whether it was met. Exit status 0 \
+when the deal was cleared or has no solution, or the challenge was played out (met or not), 3 when \
+play stopped, 2 on bad input. Moving the mouse stops a --window game."
     )]
     Play {
         #[command(flatten)]
@@ -164,6 +166,14 @@ cleared or has no solution, 3 when play stopped, 2 on bad input. Moving the mous
         /// Print the report as one JSON object
         #[arg(long)]
         json: bool,
+        /// A Pyramid challenge: board (the default: clear this deal), score:N (N points in all),
+        /// max-score, clear:R:N (N cards of rank R in all), as `solve --goal` takes them
+        #[arg(long, value_name = "GOAL", default_value = "board")]
+        goal: String,
+        /// Deals the challenge may take: the agent plays deal after deal (New deal between) until
+        /// the goal is met
+        #[arg(long, value_name = "D", default_value_t = 1)]
+        deals: u32,
     },
     /// Open the control panel (also what running with no subcommand does)
     Panel {
@@ -521,6 +531,8 @@ fn run(command: Option<Command>) -> cli::CliResult {
             animation_ms,
             faults,
             json,
+            goal,
+            deals,
         }) => table_faults(&faults).and_then(|faults| {
             cli::play::run(cli::play::PlayArgs {
                 game: game.cards()?,
@@ -538,6 +550,8 @@ fn run(command: Option<Command>) -> cli::CliResult {
                 animation_ms,
                 faults,
                 json,
+                goal,
+                deals,
             })
         }),
         Some(Command::Deal { game, seed }) => {

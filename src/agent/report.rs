@@ -18,6 +18,10 @@ use serde::Serialize;
 pub enum Outcome {
     Cleared,
     NoSolution,
+    /// A challenge's goal (`play --goal`) was met.
+    GoalMet,
+    /// Every deal the challenge allows was played without meeting its goal.
+    GoalNotMet,
     Stopped,
 }
 
@@ -37,8 +41,35 @@ pub struct Report {
     /// black or cannot be made); absent for the in-process table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capture: Option<&'static str>,
+    /// A challenge (`play --goal`): its goal and each deal's part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<Challenge>,
     /// The build that played (`VERSION`).
     pub version: &'static str,
+}
+
+/// How a challenge over several deals went.
+#[derive(Clone, Debug, Serialize)]
+pub struct Challenge {
+    pub goal: String,
+    /// The deals it allowed (`--deals`).
+    pub deals_allowed: u32,
+    /// Each deal played.
+    pub deals: Vec<DealPlayed>,
+    /// Over all deals: points, or cards of the rank for a Card challenge.
+    pub total: u32,
+    pub met: bool,
+}
+
+/// One deal of a challenge.
+#[derive(Clone, Debug, Serialize)]
+pub struct DealPlayed {
+    pub points: u32,
+    /// Cards of the challenge's rank removed (Card challenges).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cards: Option<u32>,
+    /// Steps played in the challenge so far, at this deal's end.
+    pub steps: usize,
 }
 
 impl Report {
@@ -54,6 +85,7 @@ impl Report {
             solve_ms: 0,
             play_ms: 0,
             capture: None,
+            challenge: None,
             version: crate::VERSION,
         }
     }

@@ -37,6 +37,9 @@ pub struct PlayArgs {
     pub animation_ms: u64,
     pub faults: Faults,
     pub json: bool,
+    /// The challenge (`board` by default) and the deals it may take.
+    pub goal: String,
+    pub deals: u32,
 }
 
 /// Templates for the practice table made the way a user would: one known deal seen whole, drawn
@@ -78,6 +81,25 @@ fn print_report(report: &Report, json: bool) {
     if json {
         println!("{}", serde_json::to_string(report).expect("json"));
     } else {
+        if let Some(c) = &report.challenge {
+            let deals: Vec<String> = c
+                .deals
+                .iter()
+                .enumerate()
+                .map(|(i, d)| match d.cards {
+                    Some(cards) => format!("deal {}: {} points, {cards} cards", i + 1, d.points),
+                    None => format!("deal {}: {} points", i + 1, d.points),
+                })
+                .collect();
+            println!(
+                "challenge {} ({} deals at most): {}; in all {}, {}",
+                c.goal,
+                c.deals_allowed,
+                deals.join("; "),
+                c.total,
+                if c.met { "met" } else { "not met" }
+            );
+        }
         println!(
             "{:?}: {} ({} steps, {} clicks, {} re-plans; reveal {} ms, solve {} ms, play {} ms)",
             report.result,
@@ -93,6 +115,10 @@ fn print_report(report: &Report, json: bool) {
 }
 
 pub fn run(args: PlayArgs) -> CliResult {
+    args.game.check_goal(&args.goal).map_err(Failure::input)?;
+    if args.deals == 0 {
+        return Err(Failure::input("--deals must be at least 1"));
+    }
     let profile = Profile::load(&args.profile).map_err(Failure::input)?;
     let cards = |theme: Option<Theme>| -> Result<Cards, Failure> {
         if let Some(file) = &args.calibrate_deck {
@@ -133,7 +159,9 @@ pub fn run(args: PlayArgs) -> CliResult {
             args.faults.clone(),
         );
         let mut world = SimView::new(view, args.size.0, args.size.1);
-        args.game.play(&mut world, cards, profile, &mut watch)
+        args.game.play_challenge(
+            &mut world, cards, profile, &mut watch, &args.goal, args.deals,
+        )
     } else {
         let title = args.window.clone().ok_or_else(|| {
             Failure::input(format!(
@@ -147,11 +175,13 @@ pub fn run(args: PlayArgs) -> CliResult {
             Some(why) => eprintln!("note: {why}; move the mouse to stop the agent"),
             None => eprintln!("press Esc or move the mouse to stop the agent"),
         }
-        args.game.play(&mut world, cards, profile, &mut watch)
+        args.game.play_challenge(
+            &mut world, cards, profile, &mut watch, &args.goal, args.deals,
+        )
     };
     print_report(&report, args.json);
     match report.result {
-        Outcome::Cleared | Outcome::NoSolution => Ok(()),
+        Outcome::Cleared | Outcome::NoSolution | Outcome::GoalMet | Outcome::GoalNotMet => Ok(()),
         Outcome::Stopped => Err(Failure {
             message: format!("stopped: {}", report.reason),
             status: 3,

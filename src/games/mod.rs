@@ -126,6 +126,20 @@ pub trait Game: Sync {
         profile: Profile,
         watch: &mut dyn Watch,
     ) -> Report;
+    /// Plays a challenge (`play --goal GOAL --deals D`, the goal accepted by `check_goal`): deal
+    /// after deal until it is met. A game with only the Board challenge plays the one deal.
+    fn play_challenge(
+        &self,
+        world: &mut dyn World,
+        cards: Cards,
+        profile: Profile,
+        watch: &mut dyn Watch,
+        goal: &str,
+        deals: u32,
+    ) -> Report {
+        let _ = (goal, deals);
+        self.play(world, cards, profile, watch)
+    }
 }
 
 /// A deal on the table: where it came from and its cards.

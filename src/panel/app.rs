@@ -43,6 +43,9 @@ pub struct PanelApp {
     /// When calibrating: save the new set as templates/NAME (none when empty).
     save_as: String,
     profile: String,
+    /// The challenge: its goal as `play --goal` takes it, and the deals it may take.
+    goal: String,
+    deals: u32,
     shared: Arc<Mutex<Shared>>,
     switches: Arc<Switches>,
     texture: Option<(u64, egui::TextureHandle)>,
@@ -66,6 +69,8 @@ impl PanelApp {
             template_set: String::new(),
             save_as: String::new(),
             profile: "practice-table".into(),
+            goal: "board".into(),
+            deals: 1,
             shared: Arc::new(Mutex::new(Shared::default())),
             switches: Arc::new(Switches::default()),
             texture: None,
@@ -190,6 +195,10 @@ impl PanelApp {
             Ok(p) => p,
             Err(e) => return self.message = e,
         };
+        if let Err(e) = self.game.check_goal(&self.goal) {
+            return self.message = e;
+        }
+        let (goal, deals) = (self.goal.trim().to_string(), self.deals.max(1));
         let title = self.title.clone();
         let game = self.game;
         self.switches.stop.store(false, Ordering::Relaxed);
@@ -215,7 +224,9 @@ impl PanelApp {
                 wake: Box::new(move || wake_ctx.request_repaint()),
             };
             let report = match DesktopGame::open(&title) {
-                Ok(mut world) => game.play(&mut world, cards, profile, &mut watch),
+                Ok(mut world) => {
+                    game.play_challenge(&mut world, cards, profile, &mut watch, &goal, deals)
+                }
                 Err(e) => {
                     if let Ok(mut s) = shared.lock() {
                         s.log.push(e);
@@ -233,7 +244,7 @@ impl PanelApp {
 
     fn controls(&mut self, ui: &mut egui::Ui) {
         ui.heading("solitaire-agent");
-        ui.label("Plays Board challenges by itself.");
+        ui.label("Plays Board, Score and Card challenges by itself.");
         ui.separator();
         ui.horizontal(|ui| {
             ui.label("Game");
@@ -310,6 +321,15 @@ impl PanelApp {
         ui.radio_value(&mut self.learn, Learn::TemplateSet, "use a template set:");
         ui.text_edit_singleline(&mut self.template_set);
         ui.separator();
+        ui.horizontal(|ui| {
+            ui.label("Goal").on_hover_text(
+                "board (clear the deal), score:N, max-score or clear:R:N (e.g. clear:A:4)",
+            );
+            ui.add(egui::TextEdit::singleline(&mut self.goal).desired_width(90.0));
+            ui.label("in at most");
+            ui.add(egui::DragValue::new(&mut self.deals).range(1..=20));
+            ui.label("deals");
+        });
         let running = self.shared.lock().map(|s| s.running).unwrap_or(false);
         ui.horizontal(|ui| {
             if ui
@@ -355,6 +375,16 @@ impl PanelApp {
                 "{:?}: {} — {} steps, {} clicks, {} re-plans; reveal {} ms, solve {} ms, play {} ms",
                 r.result, r.reason, r.steps, r.clicks, r.replans, r.reveal_ms, r.solve_ms, r.play_ms
             ));
+            if let Some(c) = &r.challenge {
+                let deals: Vec<String> = c.deals.iter().map(|d| d.points.to_string()).collect();
+                ui.label(format!(
+                    "{}: points by deal {}; in all {} — {}",
+                    c.goal,
+                    deals.join(", "),
+                    c.total,
+                    if c.met { "met" } else { "not met" }
+                ));
+            }
         }
         ui.label("Plan");
         egui::ScrollArea::vertical()

@@ -5,9 +5,11 @@
 
 use crate::agent::hands::{Hands, Options, Stop};
 use crate::agent::io::World;
-use crate::agent::report::{Cards, Outcome, Report, Watch};
+use crate::agent::report::{Cards, Challenge, DealPlayed, Outcome, Report, Watch};
 use crate::cards::{Card, Deck};
+use crate::games::pyramid::goal::Goal;
 use crate::games::pyramid::position::Position;
+use crate::games::pyramid::score::{points_of, Tally};
 use crate::games::pyramid::solver;
 use crate::games::pyramid::state::State;
 use crate::games::pyramid::step::Step;
@@ -160,6 +162,7 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
             .buttons(&self.hands.frame);
         let point = match which {
             "undo_board" => buttons.undo_board,
+            "new_deal" => buttons.new_deal,
             _ => buttons.ok,
         };
         let point = point.ok_or_else(|| Stop(format!("cannot find the {which} button")))?;
@@ -196,21 +199,91 @@ pub fn play<'a, G: World + ?Sized>(
     report
 }
 
+/// Plays a Score or Card challenge (`play --goal`, over up to `deals` deals) from the fresh table.
+pub fn play_challenge<'a, G: World + ?Sized>(
+    game: &'a mut G,
+    profile: crate::games::pyramid::vision::profile::Profile,
+    cards: Cards,
+    options: Options,
+    watch: &'a mut dyn Watch,
+    goal: Goal,
+    deals: u32,
+) -> Report {
+    let start = game.now_ms();
+    let mut report = Report::stopped("");
+    let frame = match game.capture() {
+        Ok(f) => f,
+        Err(e) => {
+            report.reason = e;
+            return report;
+        }
+    };
+    let mut agent = Agent {
+        hands: Hands::new(game, options, frame, watch),
+        reader: None,
+        profile: profile.clone(),
+        replans: 0,
+    };
+    agent.hands.note_capture_kind();
+    let outcome = run_challenge(&mut agent, cards, &mut report, start, goal, deals);
+    report.finish(outcome, &agent.hands, agent.replans);
+    report
+}
+
 fn run<G: World + ?Sized>(
     agent: &mut Agent<G>,
     cards: Cards,
     report: &mut Report,
     start: u64,
 ) -> Result<(Outcome, String), Stop> {
+    let deal = learn_deal(agent, Some(cards))?;
+    report.reveal_ms = agent.hands.game.now_ms() - start;
+    // 4. Solve.
+    let t = std::time::Instant::now();
+    let solution = solver::solve(&deal).map_err(|e| Stop(e.to_string()))?;
+    report.solve_ms = t.elapsed().as_millis() as u64;
+    let Some(plan) = solution.steps else {
+        return Ok((Outcome::NoSolution, "this deal has no solution".into()));
+    };
+    agent
+        .hands
+        .watch
+        .log(&format!("solved: {} steps", plan.len()));
+    // 5. Play, checking every step.
+    let play_start = agent.hands.game.now_ms();
+    let end = play_plan(agent, deal, plan, report, |state| {
+        Ok(solver::solve(state).map_err(|e| Stop(e.to_string()))?.steps)
+    })?;
+    report.play_ms = agent.hands.game.now_ms() - play_start;
+    match end {
+        Some(state) if state.is_cleared() => Ok((Outcome::Cleared, "board cleared".into())),
+        Some(_) => Err(Stop("the plan ended without clearing the board".into())),
+        None => Ok((
+            Outcome::NoSolution,
+            "no solution from the position reached".into(),
+        )),
+    }
+}
+
+/// Learns the deal on the table (steps 1-3): reads the pyramid, draws through the stock to learn
+/// it (calibrating first when `cards` says so; `None` reads with the templates already in use),
+/// then Undo board and OK, and checks the deal is back exactly.
+fn learn_deal<G: World + ?Sized>(
+    agent: &mut Agent<G>,
+    cards: Option<Cards>,
+) -> Result<State, Stop> {
     agent.hands.settle(false)?;
     // 1-2. The deal and the stock.
     let (pyramid, stock) = match cards {
-        Cards::Templates(matcher) => {
+        Some(Cards::Templates(matcher)) => {
             agent.reader = Some(Reader::new(agent.profile.clone(), matcher));
             learn_by_reading(agent)?
         }
-        Cards::CalibrateFrom(deck, save) => learn_by_calibrating(agent, &deck, save.as_deref())?,
-        Cards::CalibrateGuided(save) => learn_by_labelling(agent, save.as_deref())?,
+        Some(Cards::CalibrateFrom(deck, save)) => {
+            learn_by_calibrating(agent, &deck, save.as_deref())?
+        }
+        Some(Cards::CalibrateGuided(save)) => learn_by_labelling(agent, save.as_deref())?,
+        None => learn_by_reading(agent)?,
     };
     let mut all: Vec<Card> = pyramid.to_vec();
     all.extend(&stock);
@@ -227,22 +300,21 @@ fn run<G: World + ?Sized>(
             "after Undo board the deal is not back: {diff}"
         )));
     }
-    report.reveal_ms = agent.hands.game.now_ms() - start;
-    // 4. Solve.
-    let t = std::time::Instant::now();
-    let solution = solver::solve(&deal).map_err(|e| Stop(e.to_string()))?;
-    report.solve_ms = t.elapsed().as_millis() as u64;
-    let Some(mut plan) = solution.steps else {
-        return Ok((Outcome::NoSolution, "this deal has no solution".into()));
-    };
-    agent
-        .hands
-        .watch
-        .log(&format!("solved: {} steps", plan.len()));
+    Ok(deal)
+}
+
+/// Plays `plan` from `state`, each step clicked, waited for and read back. When the board shows
+/// another legal position than the one expected (the user played, or a click landed elsewhere),
+/// plans again from there with `replan`. The position reached, or `None` when `replan` finds no
+/// plan.
+fn play_plan<G: World + ?Sized>(
+    agent: &mut Agent<G>,
+    mut state: State,
+    mut plan: Vec<Step>,
+    report: &mut Report,
+    replan: impl Fn(&State) -> Result<Option<Vec<Step>>, Stop>,
+) -> Result<Option<State>, Stop> {
     agent.hands.watch.plan(&step_names(&plan));
-    // 5. Play, checking every step.
-    let play_start = agent.hands.game.now_ms();
-    let mut state = deal;
     let mut i = 0;
     while i < plan.len() {
         let step = plan[i];
@@ -275,27 +347,169 @@ fn run<G: World + ?Sized>(
                 ));
                 agent.replans += 1;
                 state = now;
-                let s = solver::solve(&state).map_err(|e| Stop(e.to_string()))?;
-                let Some(new_plan) = s.steps else {
-                    return Ok((
-                        Outcome::NoSolution,
-                        "no solution from the position reached".into(),
-                    ));
+                let Some(new_plan) = replan(&state)? else {
+                    return Ok(None);
                 };
                 plan = new_plan;
                 agent.hands.watch.plan(&step_names(&plan));
                 i = 0;
-                if state.is_cleared() {
-                    break;
-                }
             }
         }
     }
-    report.play_ms = agent.hands.game.now_ms() - play_start;
-    if state.is_cleared() {
-        Ok((Outcome::Cleared, "board cleared".into()))
-    } else {
-        Err(Stop("the plan ended without clearing the board".into()))
+    Ok(Some(state))
+}
+
+/// Plays a challenge over up to `deals` deals (`play --goal`): on each deal, the fewest steps to
+/// what is left of the goal; when this deal cannot get there, the best it allows, then the rest of
+/// its passes drawn through to end it, and New deal. Stops as soon as the goal is met.
+fn run_challenge<G: World + ?Sized>(
+    agent: &mut Agent<G>,
+    cards: Cards,
+    report: &mut Report,
+    start: u64,
+    goal: Goal,
+    deals: u32,
+) -> Result<(Outcome, String), Stop> {
+    let mut cards = Some(cards);
+    let mut earned = Tally::default();
+    let mut challenge = Challenge {
+        goal: goal.to_string(),
+        deals_allowed: deals,
+        deals: Vec::new(),
+        total: 0,
+        met: false,
+    };
+    let result = (|| {
+        for n in 1..=deals {
+            if n > 1 {
+                agent.hands.watch.log("new deal");
+                agent.press_button("new_deal")?;
+            }
+            let deal = learn_deal(agent, cards.take())?;
+            if n == 1 {
+                report.reveal_ms = agent.hands.game.now_ms() - start;
+            }
+            let left = goal.less(&earned);
+            let t = std::time::Instant::now();
+            let s = solver::solve_goal(&deal, left).map_err(|e| Stop(e.to_string()))?;
+            report.solve_ms += t.elapsed().as_millis() as u64;
+            let (plan, meets) = match (s.steps, s.best) {
+                (Some(steps), _) => (steps, goal != Goal::MaxScore),
+                (None, best) => (best.unwrap_or_default(), false),
+            };
+            agent.hands.watch.log(&format!(
+                "deal {n}: {} in {} steps{}",
+                left,
+                plan.len(),
+                if meets {
+                    ""
+                } else {
+                    " (the best this deal allows)"
+                }
+            ));
+            let play_start = agent.hands.game.now_ms();
+            let end = play_plan(agent, deal.clone(), plan, report, |state| {
+                // From the position reached: what is left once this deal's points so far count.
+                let so_far = deal_tally(&deal, state);
+                let left = goal.less(&earned).less(&so_far);
+                let s = solver::solve_goal(state, left).map_err(|e| Stop(e.to_string()))?;
+                Ok(s.steps.or(s.best))
+            })?
+            .ok_or_else(|| Stop("no plan from the position reached".into()))?;
+            let this = deal_tally(&deal, &end);
+            earned.points += this.points;
+            for v in 1..14 {
+                earned.removed[v] += this.removed[v];
+            }
+            challenge.deals.push(DealPlayed {
+                points: this.points,
+                cards: goal_cards(goal, &this),
+                steps: report.steps,
+            });
+            challenge.total = goal.progress(&earned);
+            report.play_ms += agent.hands.game.now_ms() - play_start;
+            if goal != Goal::MaxScore && goal.met(&end, &earned) {
+                challenge.met = true;
+                return Ok((
+                    Outcome::GoalMet,
+                    format!("{goal} met in {n} deal{}", if n == 1 { "" } else { "s" }),
+                ));
+            }
+            if n < deals {
+                // This deal can give no more: draw through what is left of its passes.
+                let rest = draw_through(&end);
+                if !rest.is_empty() {
+                    agent
+                        .hands
+                        .watch
+                        .log("ending the deal: drawing through the passes");
+                    play_plan(agent, end, rest, report, |_| Ok(None))?;
+                }
+            }
+        }
+        if goal == Goal::MaxScore {
+            challenge.met = true;
+            return Ok((
+                Outcome::GoalMet,
+                format!("the highest score played on {deals} deal(s)"),
+            ));
+        }
+        Ok((
+            Outcome::GoalNotMet,
+            format!(
+                "{goal} not met in {deals} deal{}: {} of it",
+                if deals == 1 { "" } else { "s" },
+                goal.progress(&earned)
+            ),
+        ))
+    })();
+    report.challenge = Some(challenge);
+    result
+}
+
+/// What a deal's play earned from its start to `now` (the rules' scoring).
+fn deal_tally(deal: &State, now: &State) -> Tally {
+    let mut t = Tally {
+        points: points_of(now),
+        ..Tally::default()
+    };
+    let left: Vec<Card> = now
+        .pyramid
+        .iter()
+        .flatten()
+        .chain(&now.stock)
+        .chain(&now.waste)
+        .copied()
+        .collect();
+    for card in deal.pyramid.iter().flatten().chain(&deal.stock) {
+        if !left.contains(card) {
+            t.removed[card.value() as usize] += 1;
+        }
+    }
+    t
+}
+
+fn goal_cards(goal: Goal, t: &Tally) -> Option<u32> {
+    match goal {
+        Goal::Clear { rank, .. } => Some(t.of_value(rank.value())),
+        _ => None,
+    }
+}
+
+/// The draws and recycles that use up a deal's passes from `state`.
+fn draw_through(state: &State) -> Vec<Step> {
+    let mut s = state.clone();
+    let mut steps = Vec::new();
+    loop {
+        let step = if !s.stock.is_empty() {
+            Step::Draw
+        } else if s.check(Step::Recycle).is_none() {
+            Step::Recycle
+        } else {
+            return steps;
+        };
+        s.apply(step).expect("checked");
+        steps.push(step);
     }
 }
 

@@ -8,7 +8,7 @@ use crate::agent::hands::Options;
 use crate::agent::io::World;
 use crate::agent::report::{Cards, Report, Watch};
 use crate::cards::Deck;
-use crate::games::pyramid::agent::play;
+use crate::games::pyramid::agent::{play, play_challenge};
 use crate::games::pyramid::table::game::PyramidView;
 use crate::games::pyramid::table::game::Table;
 use crate::games::pyramid::table::scene::{status_line, Scene, Selection};
@@ -136,6 +136,29 @@ impl Game for Pyramid {
         watch: &mut dyn Watch,
     ) -> Report {
         play(world, profile, cards, Options::default(), watch)
+    }
+    fn play_challenge(
+        &self,
+        world: &mut dyn World,
+        cards: Cards,
+        profile: Profile,
+        watch: &mut dyn Watch,
+        goal: &str,
+        deals: u32,
+    ) -> Report {
+        match goal.parse::<Goal>() {
+            Ok(Goal::Board) if deals == 1 => self.play(world, cards, profile, watch),
+            Ok(goal) => play_challenge(
+                world,
+                profile,
+                cards,
+                Options::default(),
+                watch,
+                goal,
+                deals,
+            ),
+            Err(e) => Report::stopped(&e),
+        }
     }
 }
 
