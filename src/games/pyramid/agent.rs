@@ -178,25 +178,9 @@ pub fn play<'a, G: World + ?Sized>(
     options: Options,
     watch: &'a mut dyn Watch,
 ) -> Report {
-    let start = game.now_ms();
-    let mut report = Report::stopped("");
-    let frame = match game.capture() {
-        Ok(f) => f,
-        Err(e) => {
-            report.reason = e;
-            return report;
-        }
-    };
-    let mut agent = Agent {
-        hands: Hands::new(game, options, frame, watch),
-        reader: None,
-        profile: profile.clone(),
-        replans: 0,
-    };
-    agent.hands.note_capture_kind();
-    let outcome = run(&mut agent, cards, &mut report, start);
-    report.finish(outcome, &agent.hands, agent.replans);
-    report
+    with_agent(game, profile, options, watch, |agent, report, start| {
+        run(agent, cards, report, start)
+    })
 }
 
 /// Plays a Score or Card challenge (`play --goal`, over up to `deals` deals) from the fresh table.
@@ -208,6 +192,20 @@ pub fn play_challenge<'a, G: World + ?Sized>(
     watch: &'a mut dyn Watch,
     goal: Goal,
     deals: u32,
+) -> Report {
+    with_agent(game, profile, options, watch, |agent, report, start| {
+        run_challenge(agent, cards, report, start, goal, deals)
+    })
+}
+
+/// Sets the agent's hands on the game from its first picture, runs `body`, and ends the report
+/// with how it went.
+fn with_agent<'a, G: World + ?Sized>(
+    game: &'a mut G,
+    profile: crate::games::pyramid::vision::profile::Profile,
+    options: Options,
+    watch: &'a mut dyn Watch,
+    body: impl FnOnce(&mut Agent<'a, G>, &mut Report, u64) -> Result<(Outcome, String), Stop>,
 ) -> Report {
     let start = game.now_ms();
     let mut report = Report::stopped("");
@@ -221,11 +219,11 @@ pub fn play_challenge<'a, G: World + ?Sized>(
     let mut agent = Agent {
         hands: Hands::new(game, options, frame, watch),
         reader: None,
-        profile: profile.clone(),
+        profile,
         replans: 0,
     };
     agent.hands.note_capture_kind();
-    let outcome = run_challenge(&mut agent, cards, &mut report, start, goal, deals);
+    let outcome = body(&mut agent, &mut report, start);
     report.finish(outcome, &agent.hands, agent.replans);
     report
 }
