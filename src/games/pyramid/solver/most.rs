@@ -6,10 +6,11 @@
 //! pyramid removals and the waste's top at its own point (later is never better), and the stock's
 //! top, alone, with a pyramid card or with the waste's top, at every point after.
 //!
-//! States are taken by the most they could still reach (`Measure::upper`), highest first, and then
-//! in timeline order, so each is expanded once, at its earliest point (the bound depends on the
-//! cards alone, and never grows along a line). Once that most is no better than the best found,
-//! nothing left can beat it and the search ends.
+//! States are taken by the most they could still reach (`Measure::upper`), highest first, then by
+//! what they have already (deepest first, so that good lines are found early), then by timeline
+//! point; a state found again at an earlier point is expanded again from there. The bound depends
+//! on the cards alone and never grows along a line, so once the best bound left is no better than
+//! the best found, nothing can beat it and the search ends.
 //! The fewest steps to that most come after, from the A* (`goal`).
 
 use super::goal::Measure;
@@ -17,9 +18,10 @@ use super::problem::*;
 use super::shapes::{ShapeId, Shapes, EMPTY_SHAPE};
 use super::visited::Visited;
 use crate::games::pyramid::PYRAMID_SIZE;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 const ROUND: usize = STOCK_SLOTS + 1;
-const POSITIONS: usize = 3 * ROUND;
 
 /// What the search found.
 pub struct Most {
@@ -49,40 +51,37 @@ pub fn most<M: Measure>(problem: &Problem, measure: &M, enough: u32) -> Most {
     let mut best = measure.value(start);
     let ceiling = measure.upper(start).min(enough);
     let mut earliest = Visited::new();
-    // Buckets by the most a state could reach, highest first, then by timeline point.
-    let levels = measure.upper(start) as usize + 1;
-    let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); levels * POSITIONS];
-    let bucket = |upper: u32, p: usize| (levels - 1 - upper as usize) * POSITIONS + p;
+    // Highest bound first; among equals the state that has most already (deepest), then the
+    // earliest point. A state found again at an earlier point after it was expanded is expanded
+    // again from there.
+    let mut queue = BinaryHeap::new();
+    let entry = |upper: u32, value: u32, p: usize, key: u64| (upper, value, Reverse(p as u8), key);
     earliest.improve(start_key, p0 as u32, 0);
-    buckets[bucket(measure.upper(start), p0)].push(start_key);
+    queue.push(entry(measure.upper(start), best, p0, start_key));
     let mut expanded = 0u64;
     let mut offers: Vec<(u64, usize)> = Vec::new();
-    for i in 0..buckets.len() {
-        let (upper, p) = ((levels - 1 - i / POSITIONS) as u32, i % POSITIONS);
+    while let Some((upper, _, Reverse(p), key)) = queue.pop() {
         if upper <= best || best >= ceiling {
             break;
         }
-        while let Some(key) = buckets[i].pop() {
-            if earliest.get(key).is_some_and(|(q, _)| (q as usize) < p) {
-                continue;
-            }
-            expanded += 1;
-            offers.clear();
-            expand(problem, shapes, key, p, &mut offers);
-            for &(next, q) in &offers {
-                if earliest.improve(next, q as u32, 0) {
-                    let full = full(next);
-                    best = best.max(measure.value(full));
-                    if next >> STOCK_SLOTS != EMPTY_SHAPE as u64 {
-                        // Never above the state it came from (the bound does not grow along
-                        // a line), so the buckets are taken in order.
-                        let u = measure.upper(full).min(upper);
-                        buckets[bucket(u, q.max(p))].push(next);
-                    }
+        let p = p as usize;
+        if earliest.get(key).is_some_and(|(q, _)| (q as usize) < p) {
+            continue;
+        }
+        expanded += 1;
+        offers.clear();
+        expand(problem, shapes, key, p, &mut offers);
+        for &(next, q) in &offers {
+            if earliest.improve(next, q as u32, 0) {
+                let full = full(next);
+                let value = measure.value(full);
+                best = best.max(value);
+                let u = measure.upper(full);
+                if next >> STOCK_SLOTS != EMPTY_SHAPE as u64 && u > best {
+                    queue.push(entry(u, value, q, next));
                 }
             }
         }
-        buckets[i] = Vec::new();
     }
     Most {
         value: best,
