@@ -11,17 +11,55 @@
 //! Positions are kept up to the symmetries that keep both the start and the goal hole (every way
 //! count is the same over a position's images); each layer's count is that of the whole class of
 //! images, which adds up without dividing, and the class's size divides out once in the middle.
+//!
+//! Layers count in 64 bits (half the memory of 128: the English centre game's largest layers hold
+//! tens of millions of classes); should a count not fit, the layers are counted again in 128.
 
 use super::board::Board;
 use crate::games::key_hash::KeyMap;
 use rayon::prelude::*;
 
 /// Ways to reach each class of positions of one layer (key: the class's smallest image).
-type Layer = KeyMap<u128>;
+type Layer<W> = KeyMap<W>;
+
+/// A count of ways: 64 or 128 bits, added with a check.
+trait Ways: Copy + Default + Send + Sync {
+    const ONE: Self;
+    /// The sum, or `None` when it does not fit.
+    fn plus(self, other: Self) -> Option<Self>;
+    fn wide(self) -> u128;
+}
+
+impl Ways for u64 {
+    const ONE: u64 = 1;
+    fn plus(self, other: u64) -> Option<u64> {
+        self.checked_add(other)
+    }
+    fn wide(self) -> u128 {
+        self as u128
+    }
+}
+
+impl Ways for u128 {
+    const ONE: u128 = 1;
+    fn plus(self, other: u128) -> Option<u128> {
+        self.checked_add(other)
+    }
+    fn wide(self) -> u128 {
+        self
+    }
+}
 
 /// How many solutions the game from the board full but for `start`, ending with one peg on
 /// `end`, has.
 pub fn count(board: &Board, start: u8, end: u8) -> u128 {
+    count_in::<u64>(board, start, end).unwrap_or_else(|| {
+        count_in::<u128>(board, start, end).expect("a count of ways fits in 128 bits")
+    })
+}
+
+/// `count` with the layers counted in `W`; `None` when a count does not fit.
+fn count_in<W: Ways>(board: &Board, start: u8, end: u8) -> Option<u128> {
     let symmetries = board.fixing(&[start, end]);
     let holes = board.holes() as u32;
     // Jumps of the whole game: one peg fewer each, from holes − 1 pegs to one.
@@ -30,62 +68,80 @@ pub fn count(board: &Board, start: u8, end: u8) -> u128 {
     let backward = jumps - forward;
     // The goal's opposite is the start when the game ends where it began: its layers once.
     let (from_start, from_goal) = if start == end {
-        let mut both = layers(
+        let mut both = layers::<W>(
             board,
             &symmetries,
             board.full() & !(1 << start),
             &[forward, backward],
-        );
+        )?;
         let from_goal = both.pop().expect("two layers");
         (both.pop().expect("two layers"), from_goal)
     } else {
-        let mut from_start = layers(board, &symmetries, board.full() & !(1 << start), &[forward]);
-        let mut from_goal = layers(board, &symmetries, board.full() & !(1 << end), &[backward]);
+        let mut from_start =
+            layers::<W>(board, &symmetries, board.full() & !(1 << start), &[forward])?;
+        let mut from_goal =
+            layers::<W>(board, &symmetries, board.full() & !(1 << end), &[backward])?;
         (from_start.remove(0), from_goal.remove(0))
     };
     let full = board.full();
-    from_start
-        .iter()
-        .map(|(&class, &ways)| {
-            let opposite = canonical(board, &symmetries, full & !class);
-            from_goal
-                .get(&opposite)
-                .map_or(0, |&back| ways * back / orbit(board, &symmetries, class))
-        })
-        .sum()
+    Some(
+        from_start
+            .iter()
+            .map(|(&class, &ways)| {
+                let opposite = canonical(board, &symmetries, full & !class);
+                from_goal.get(&opposite).map_or(0, |&back| {
+                    ways.wide() * back.wide() / orbit(board, &symmetries, class)
+                })
+            })
+            .sum(),
+    )
 }
 
-/// The layers `depths` jumps from `pegs` (in the order asked): each class with the ways to reach it.
-fn layers(board: &Board, symmetries: &[usize], pegs: u64, depths: &[u32]) -> Vec<Layer> {
+/// The layers `depths` jumps from `pegs` (in the order asked): each class with the ways to reach
+/// it; `None` when a count does not fit in `W`.
+fn layers<W: Ways>(
+    board: &Board,
+    symmetries: &[usize],
+    pegs: u64,
+    depths: &[u32],
+) -> Option<Vec<Layer<W>>> {
     let moves: Vec<(u64, u64)> = board
         .jumps
         .iter()
         .map(|&[a, b, c]| (1u64 << a | 1 << b, 1u64 << c))
         .collect();
-    let mut layer = Layer::default();
-    layer.insert(canonical(board, symmetries, pegs), 1);
+    let overflow = std::sync::atomic::AtomicBool::new(false);
+    let add = |sum: &mut W, ways: W| match sum.plus(ways) {
+        Some(n) => *sum = n,
+        None => overflow.store(true, std::sync::atomic::Ordering::Relaxed),
+    };
+    let mut layer = Layer::<W>::default();
+    layer.insert(canonical(board, symmetries, pegs), W::ONE);
     let deepest = depths.iter().copied().max().unwrap_or(0);
-    let mut kept: Vec<(u32, Layer)> = Vec::new();
+    let mut kept: Vec<(u32, Layer<W>)> = Vec::new();
     for depth in 0..deepest {
         // Each core fills a map of its own; the smaller maps are added into the largest.
         let next = layer
             .par_iter()
-            .fold(Layer::default, |mut next, (&class, &ways)| {
+            .fold(Layer::<W>::default, |mut next, (&class, &ways)| {
                 for &(need, to) in &moves {
                     if class & need == need && class & to == 0 {
                         let key = canonical(board, symmetries, class ^ need ^ to);
-                        *next.entry(key).or_insert(0) += ways;
+                        add(next.entry(key).or_default(), ways);
                     }
                 }
                 next
             })
-            .reduce(Layer::default, |a, b| {
+            .reduce(Layer::<W>::default, |a, b| {
                 let (mut big, small) = if a.len() >= b.len() { (a, b) } else { (b, a) };
                 for (key, ways) in small {
-                    *big.entry(key).or_insert(0) += ways;
+                    add(big.entry(key).or_default(), ways);
                 }
                 big
             });
+        if overflow.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
         let done = std::mem::replace(&mut layer, next);
         if depths.contains(&depth) {
             kept.push((depth, done));
@@ -93,20 +149,22 @@ fn layers(board: &Board, symmetries: &[usize], pegs: u64, depths: &[u32]) -> Vec
     }
     kept.push((deepest, layer));
     // In the order asked (a depth asked twice is the same layer twice).
-    depths
-        .iter()
-        .map(|d| {
-            let i = kept
-                .iter()
-                .position(|(k, _)| k == d)
-                .expect("every depth kept");
-            if depths.iter().filter(|&x| x == d).count() > 1 {
-                kept[i].1.clone()
-            } else {
-                std::mem::take(&mut kept[i].1)
-            }
-        })
-        .collect()
+    Some(
+        depths
+            .iter()
+            .map(|d| {
+                let i = kept
+                    .iter()
+                    .position(|(k, _)| k == d)
+                    .expect("every depth kept");
+                if depths.iter().filter(|&x| x == d).count() > 1 {
+                    kept[i].1.clone()
+                } else {
+                    std::mem::take(&mut kept[i].1)
+                }
+            })
+            .collect(),
+    )
 }
 
 /// The smallest image of `pegs` under `symmetries`.
@@ -170,6 +228,18 @@ mod tests {
             }
         }
         assert!(some > 10, "the triangle has solutions to count");
+    }
+
+    /// Counting in 64 bits and in 128 gives the same, where 64 are enough.
+    #[test]
+    fn narrow_and_wide_counts_agree() {
+        let board = Board::new(Kind::Triangle);
+        for start in [0u8, 3, 4] {
+            assert_eq!(
+                count_in::<u64>(&board, start, start),
+                count_in::<u128>(&board, start, start)
+            );
+        }
     }
 
     /// The English centre game's solutions, as published: 40,861,647,040,079,968.
