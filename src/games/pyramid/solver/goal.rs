@@ -29,9 +29,18 @@ struct Rows {
     to: u16,
 }
 
+/// The problem's cards as the counts need them (copied, so the problem stays free to change).
+struct Dealt {
+    start: Key,
+    king_positions: u32,
+    pyramid_by_value: [u32; 14],
+    stock_by_value: [u32; 14],
+    apex_value: u8,
+}
+
 /// What a state has earned since the start, and what it could still earn.
-pub struct Counts<'p> {
-    problem: &'p Problem,
+pub struct Counts {
+    problem: Dealt,
     start_pyramid: u32,
     start_flags: u32,
     /// Per shape: bonus points won since the start.
@@ -44,8 +53,8 @@ pub struct Counts<'p> {
     apex_left: bool,
 }
 
-impl<'p> Counts<'p> {
-    pub fn new(problem: &'p Problem) -> Counts<'p> {
+impl Counts {
+    pub fn new(problem: &Problem) -> Counts {
         let shapes = Shapes::get();
         let start_pyramid = shapes.flags[shape_of(problem.start) as usize];
         let row_mask = |r: usize| {
@@ -108,7 +117,13 @@ impl<'p> Counts<'p> {
             row_count.push(n as u8);
         }
         Counts {
-            problem,
+            problem: Dealt {
+                start: problem.start,
+                king_positions: problem.king_positions,
+                pyramid_by_value: problem.pyramid_by_value,
+                stock_by_value: problem.stock_by_value,
+                apex_value: problem.values[0],
+            },
             start_pyramid,
             start_flags: flags_of(problem.start),
             apex_left: start_pyramid & 1 != 0,
@@ -219,7 +234,7 @@ impl<'p> Counts<'p> {
     pub fn needs_the_apex(&self, value: u8, count: u32) -> bool {
         let start = self.problem.start;
         self.pyramid(start) & 1 != 0
-            && self.problem.values[0] == value
+            && self.problem.apex_value == value
             && count >= self.removed_of(value, start) + self.left_of(value, start)
     }
 
@@ -291,13 +306,13 @@ fn stock_card_cost(flags: u32, stock: u32, cycle: u32, s: u32) -> u32 {
 }
 
 /// Earn at least `points`.
-pub struct Points<'c, 'p> {
-    pub counts: &'c Counts<'p>,
+pub struct Points<'c> {
+    pub counts: &'c Counts,
     pub points: u32,
     pub clears: bool,
 }
 
-impl Target for Points<'_, '_> {
+impl Target for Points<'_> {
     fn clears(&self) -> bool {
         self.clears
     }
@@ -322,8 +337,8 @@ impl Target for Points<'_, '_> {
 }
 
 /// Remove at least `count` cards of `value`.
-pub struct Cards<'c, 'p> {
-    counts: &'c Counts<'p>,
+pub struct Cards<'c> {
+    counts: &'c Counts,
     value: u8,
     count: u32,
     /// Every line to the goal clears the pyramid (`Counts::needs_the_apex`).
@@ -334,9 +349,9 @@ pub struct Cards<'c, 'p> {
     cones: Vec<[u8; 4]>,
 }
 
-impl<'c, 'p> Cards<'c, 'p> {
-    pub fn new(counts: &'c Counts<'p>, value: u8, count: u32, clears: bool) -> Self {
-        let (shapes, problem) = (Shapes::get(), counts.problem);
+impl<'c> Cards<'c> {
+    pub fn new(counts: &'c Counts, value: u8, count: u32, clears: bool) -> Self {
+        let (shapes, problem) = (Shapes::get(), &counts.problem);
         let positions = |m: u32| (0..28).filter(|&p| m >> p & 1 == 1).collect::<Vec<usize>>();
         let mut cache: std::collections::HashMap<(usize, u32), u32> = Default::default();
         let mut steps_for = |set: u32| {
@@ -378,7 +393,7 @@ impl<'c, 'p> Cards<'c, 'p> {
     }
 }
 
-impl Target for Cards<'_, '_> {
+impl Target for Cards<'_> {
     fn clears(&self) -> bool {
         self.clears
     }
@@ -413,8 +428,8 @@ pub trait Measure {
 }
 
 /// Points.
-pub struct MostPoints<'c, 'p>(pub &'c Counts<'p>);
-impl Measure for MostPoints<'_, '_> {
+pub struct MostPoints<'c>(pub &'c Counts);
+impl Measure for MostPoints<'_> {
     fn value(&self, key: Key) -> u32 {
         self.0.points(key)
     }
@@ -424,8 +439,8 @@ impl Measure for MostPoints<'_, '_> {
 }
 
 /// Cards of one value removed.
-pub struct MostCards<'c, 'p>(pub &'c Counts<'p>, pub u8);
-impl Measure for MostCards<'_, '_> {
+pub struct MostCards<'c>(pub &'c Counts, pub u8);
+impl Measure for MostCards<'_> {
     fn value(&self, key: Key) -> u32 {
         self.0.removed_of(self.1, key)
     }

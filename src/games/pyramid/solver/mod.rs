@@ -127,12 +127,11 @@ pub fn solve_goal(state: &State, goal: Goal) -> Result<GoalSolution, StateError>
         Some(v) => most::most(&problem, &MostCards(&counts, v), enough),
         None => most::most(&problem, &MostPoints(&counts), enough),
     };
-    drop(counts);
     work.states += m.expanded;
     work.peak = work.peak.max(m.bytes);
     let reachable = m.value >= enough;
     let target = if reachable { enough } else { m.value };
-    let line = fewest(&mut problem, value, target, &mut work)
+    let line = fewest(&mut problem, &counts, value, target, &mut work)
         .unwrap_or_else(|| panic!("a line reaches {target}, as `most` found"));
     let (steps, best_line) = if reachable || goal == Goal::MaxScore {
         (Some(line), None)
@@ -161,12 +160,12 @@ struct Work {
 /// or `None` when no line does.
 fn fewest(
     problem: &mut problem::Problem,
+    counts: &goal::Counts,
     value: Option<u8>,
     amount: u32,
     work: &mut Work,
 ) -> Option<Vec<Step>> {
-    use goal::{Cards, Counts, Points};
-    let counts = Counts::new(problem);
+    use goal::{Cards, Points};
     // Whether every line that reaches the amount clears the pyramid: it earns more than a line
     // keeping the apex can, or it takes every card of the value and the apex is one.
     let clears = match value {
@@ -174,7 +173,6 @@ fn fewest(
         None => amount > counts.most_without_clearing(),
         Some(v) => counts.needs_the_apex(v, amount),
     };
-    drop(counts);
     if clears && problem.earliest_goal.is_none() {
         // First, whether the pyramid can be cleared at all, and how far along the stock.
         let r = reach::reach(problem);
@@ -185,13 +183,12 @@ fn fewest(
         }
         problem.earliest_goal = r.earliest_goal;
     }
-    let counts = Counts::new(problem);
     let found = match value {
-        Some(value) => search::search(problem, &Cards::new(&counts, value, amount, clears)),
+        Some(value) => search::search(problem, &Cards::new(counts, value, amount, clears)),
         None => search::search(
             problem,
             &Points {
-                counts: &counts,
+                counts,
                 points: amount,
                 clears,
             },
