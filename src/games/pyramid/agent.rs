@@ -9,7 +9,7 @@ use crate::agent::report::{Cards, Challenge, DealPlayed, Outcome, Report, Watch}
 use crate::cards::{Card, Deck};
 use crate::games::pyramid::goal::Goal;
 use crate::games::pyramid::position::Position;
-use crate::games::pyramid::score::{points_of, Tally};
+use crate::games::pyramid::score::{tally_of, Tally};
 use crate::games::pyramid::solver;
 use crate::games::pyramid::state::State;
 use crate::games::pyramid::step::Step;
@@ -408,17 +408,14 @@ fn run_challenge<G: World + ?Sized>(
             let play_start = agent.hands.game.now_ms();
             let end = play_plan(agent, deal.clone(), plan, report, |state| {
                 // From the position reached: what is left once this deal's points so far count.
-                let so_far = deal_tally(&deal, state);
+                let so_far = tally_of(state);
                 let left = goal.less(&earned).less(&so_far);
                 let s = solver::solve_goal(state, left).map_err(|e| Stop(e.to_string()))?;
                 Ok(s.steps.or(s.best))
             })?
             .ok_or_else(|| Stop("no plan from the position reached".into()))?;
-            let this = deal_tally(&deal, &end);
-            earned.points += this.points;
-            for v in 1..14 {
-                earned.removed[v] += this.removed[v];
-            }
+            let this = tally_of(&end);
+            earned.add(&this);
             challenge.deals.push(DealPlayed {
                 points: this.points,
                 cards: goal_cards(goal, &this),
@@ -463,28 +460,6 @@ fn run_challenge<G: World + ?Sized>(
     })();
     report.challenge = Some(challenge);
     result
-}
-
-/// What a deal's play earned from its start to `now` (the rules' scoring).
-fn deal_tally(deal: &State, now: &State) -> Tally {
-    let mut t = Tally {
-        points: points_of(now),
-        ..Tally::default()
-    };
-    let left: Vec<Card> = now
-        .pyramid
-        .iter()
-        .flatten()
-        .chain(&now.stock)
-        .chain(&now.waste)
-        .copied()
-        .collect();
-    for card in deal.pyramid.iter().flatten().chain(&deal.stock) {
-        if !left.contains(card) {
-            t.removed[card.value() as usize] += 1;
-        }
-    }
-    t
 }
 
 fn goal_cards(goal: Goal, t: &Tally) -> Option<u32> {

@@ -46,6 +46,14 @@ impl Tally {
         Ok(())
     }
 
+    /// Adds what `other` earned (in another deal of a challenge).
+    pub fn add(&mut self, other: &Tally) {
+        self.points += other.points;
+        for (sum, n) in self.removed.iter_mut().zip(other.removed) {
+            *sum += n;
+        }
+    }
+
     /// Cards of value `value` removed.
     pub fn of_value(&self, value: u8) -> u32 {
         self.removed[value as usize]
@@ -63,26 +71,31 @@ fn empty_rows(state: &State) -> [bool; ROWS] {
     empty
 }
 
-/// The score of a position of a deal played from its start: what its removed cards and cleared
-/// rows earned (the same whatever the order they went in).
-pub fn points_of(state: &State) -> u32 {
+/// What a position of a deal played from its start has earned: its score and the cards removed,
+/// the same whatever order they went in.
+pub fn tally_of(state: &State) -> Tally {
+    let mut removed = [0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
     let left = state
         .pyramid
         .iter()
         .flatten()
         .chain(&state.stock)
         .chain(&state.waste);
-    let (mut kings, mut others) = (4, 48);
     for card in left {
-        if card.is_king() {
-            kings -= 1;
-        } else {
-            others -= 1;
-        }
+        removed[card.value() as usize] -= 1;
     }
+    let (kings, others) = (removed[13], removed[1..13].iter().sum::<u32>());
     let empty = empty_rows(state);
     let bonus: u32 = (0..ROWS).filter(|&r| empty[r]).map(|r| ROW_BONUS[r]).sum();
-    REMOVAL_POINTS * (others / 2 + kings) + bonus
+    Tally {
+        points: REMOVAL_POINTS * (others / 2 + kings) + bonus,
+        removed,
+    }
+}
+
+/// The score of a position of a deal played from its start (`tally_of`'s points).
+pub fn points_of(state: &State) -> u32 {
+    tally_of(state).points
 }
 
 /// Plays `steps` from `state`, giving the position reached and what they earned, or the first
@@ -123,6 +136,7 @@ mod tests {
         assert_eq!(t.of_value(13), 2);
         assert_eq!(t.of_value(1), 3);
         assert_eq!(points_of(&end), t.points);
+        assert_eq!(tally_of(&end), t);
         assert_eq!(points_of(&State::deal(&deck)), 0);
         // The deal is over: nothing more is legal.
         assert!(end.legal_steps().is_empty());
