@@ -8,6 +8,7 @@
 pub mod agent;
 pub mod cards;
 pub mod cli;
+pub mod data;
 pub mod games;
 pub mod panel;
 pub mod platform;

@@ -175,6 +175,22 @@ play stopped, 2 on bad input. Moving the mouse stops a --window game."
         #[arg(long, value_name = "D", default_value_t = 1)]
         deals: u32,
     },
+    /// List the template sets that can be used by name (saved by calibration in the data folder,
+    /// then those shipped in templates/), or remove a saved one
+    #[command(
+        after_help = "The data folder is %APPDATA%\\solitaire-agent on Windows and \
+~/.local/share/solitaire-agent on Linux (SOLITAIRE_AGENT_DATA overrides it). Each line gives a \
+set's name, whether it is saved or shipped, its card size in the calibration frames, when it was \
+made, and its theme's picture (a few of its index corners)."
+    )]
+    Templates {
+        /// Remove the saved set of this name (shipped sets are left alone)
+        #[arg(long, value_name = "NAME")]
+        remove: Option<String>,
+        /// One JSON object per set per line
+        #[arg(long)]
+        json: bool,
+    },
     /// Open the control panel (also what running with no subcommand does)
     Panel {
         #[command(flatten)]
@@ -200,7 +216,7 @@ Cards the reader is unsure of are shown as ? with their slot; nothing is guessed
     Read {
         /// A PNG capture of the game window
         frame: String,
-        /// Template set: a name in templates/ or a folder (made by `calibrate`)
+        /// Template set: a name (saved by `calibrate`; see `templates`) or a folder
         #[arg(long, value_name = "NAME|DIR")]
         templates: String,
         /// Layout profile: practice-table, msc, or a JSON file
@@ -265,7 +281,8 @@ columns of one suit, saved as a picture (DIR/groups.png) and listed; then you ty
         /// The deal's deck file (without it, you label the grouped cards)
         #[arg(long, value_name = "FILE")]
         deck: Option<String>,
-        /// Name of the template set (saved in templates/NAME unless --out is given)
+        /// Name of the template set (saved in the data folder's templates/NAME unless --out is
+        /// given; `templates` lists them)
         #[arg(long, value_name = "NAME")]
         name: String,
         /// Layout profile: practice-table, msc, or a JSON file
@@ -627,6 +644,9 @@ fn run(command: Option<Command>) -> cli::CliResult {
                 goal,
             }),
         },
+        Some(Command::Templates { remove, json }) => {
+            cli::sets::run(cli::sets::SetsArgs { remove, json })
+        }
         Some(Command::Panel { game, open_table }) => {
             solitaire_agent::panel::run(game.cards()?, open_table)
                 .map_err(|message| cli::Failure { message, status: 1 })

@@ -177,6 +177,7 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
         self.check_user()?;
         self.game.click(x, y)?;
         self.clicks += 1;
+        tracing::info!("click {} at {x},{y}", self.clicks);
         Ok(())
     }
 

@@ -151,6 +151,8 @@ pub trait Watch {
     fn log(&mut self, _line: &str) {}
     /// A still frame and what was read at each place of it (none when the table was not found).
     fn seen(&mut self, _frame: &RgbaImage, _marks: &[Mark]) {}
+    /// A frame that could not be read as a board, and why (after `seen` with no marks).
+    fn unreadable(&mut self, _frame: &RgbaImage, _why: &str) {}
     /// The plan, when it is made or remade: its steps as the game writes them.
     fn plan(&mut self, _steps: &[String]) {}
     /// How many steps of the plan are done.

@@ -6,6 +6,7 @@ pub mod decks;
 pub mod labels;
 pub mod peg;
 pub mod play;
+pub mod sets;
 pub mod solve;
 pub mod table;
 pub mod vision;

@@ -1,11 +1,12 @@
 //! `solitaire-agent play`: one deal of any game played to the end without the panel, against a
 //! real window (`--window TITLE`) or the game's practice table in-process (`--sim`); prints the
-//! report (JSON contract).
+//! report (JSON contract), and where the game's log is (on stderr).
 
 use super::labels::label_in_terminal;
 use super::table::{deal_source, load_theme};
 use super::{CliResult, Failure};
 use crate::agent::desktop::DesktopGame;
+use crate::agent::journal::play_logged;
 use crate::agent::report::{Cards, Outcome, Report, Watch};
 use crate::agent::sim::SimView;
 use crate::cards::Card;
@@ -124,11 +125,11 @@ pub fn run(args: PlayArgs) -> CliResult {
         if let Some(file) = &args.calibrate_deck {
             let text = super::decks::read_text(file)?;
             let deck = Deck::parse(&text).map_err(|e| Failure::input(format!("{file}: {e}")))?;
-            let save = args.templates.as_deref().map(Templates::resolve);
+            let save = args.templates.as_deref().map(Templates::save_path);
             return Ok(Cards::CalibrateFrom(deck, save));
         }
         if args.calibrate {
-            let save = args.templates.as_deref().map(Templates::resolve);
+            let save = args.templates.as_deref().map(Templates::save_path);
             return Ok(Cards::CalibrateGuided(save));
         }
         if let Some(name) = &args.templates {
@@ -147,7 +148,7 @@ pub fn run(args: PlayArgs) -> CliResult {
     let mut watch = Terminal {
         verbose: !args.json,
     };
-    let report = if args.sim {
+    let (report, log) = if args.sim {
         let (source, deck) = deal_source(args.seed, args.deck.as_deref())?;
         let theme = load_theme(&args.theme)?;
         let cards = cards(Some(load_theme(&args.theme)?))?;
@@ -159,9 +160,19 @@ pub fn run(args: PlayArgs) -> CliResult {
             args.faults.clone(),
         );
         let mut world = SimView::new(view, args.size.0, args.size.1);
-        args.game.play_challenge(
-            &mut world, cards, profile, &mut watch, &args.goal, args.deals,
-        )
+        let heading = format!(
+            "{} on the practice table in-process, {}x{} at scale {}; goal {}, {} deals",
+            args.game.name(),
+            args.size.0,
+            args.size.1,
+            args.scale,
+            args.goal,
+            args.deals
+        );
+        play_logged(&heading, &mut watch, |watch| {
+            args.game
+                .play_challenge(&mut world, cards, profile, watch, &args.goal, args.deals)
+        })
     } else {
         let title = args.window.clone().ok_or_else(|| {
             Failure::input(format!(
@@ -175,10 +186,20 @@ pub fn run(args: PlayArgs) -> CliResult {
             Some(why) => eprintln!("note: {why}; move the mouse to stop the agent"),
             None => eprintln!("press Esc or move the mouse to stop the agent"),
         }
-        args.game.play_challenge(
-            &mut world, cards, profile, &mut watch, &args.goal, args.deals,
-        )
+        let heading = format!(
+            "{} in the window \"{title}\"; goal {}, {} deals",
+            args.game.name(),
+            args.goal,
+            args.deals
+        );
+        play_logged(&heading, &mut watch, |watch| {
+            args.game
+                .play_challenge(&mut world, cards, profile, watch, &args.goal, args.deals)
+        })
     };
+    if let Some(log) = &log {
+        eprintln!("game log: {}", log.display());
+    }
     print_report(&report, args.json);
     match report.result {
         Outcome::Cleared | Outcome::NoSolution | Outcome::GoalMet | Outcome::GoalNotMet => Ok(()),

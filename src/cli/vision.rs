@@ -195,7 +195,7 @@ pub fn run_calibrate(args: CalibrateArgs) -> CliResult {
     };
     let out: PathBuf = match &args.out {
         Some(dir) => PathBuf::from(dir),
-        None => Path::new("templates").join(&args.name),
+        None => Templates::save_path(&args.name),
     };
     templates.save(&out).map_err(Failure::input)?;
     eprintln!(

@@ -5,8 +5,11 @@
 //! thread; the panel only draws `Shared` and flips `Switches`.
 
 use crate::agent::desktop::DesktopGame;
+use crate::agent::journal::play_logged;
 use crate::agent::report::Cards;
 use crate::cards::{Deck, Rank, Suit};
+use crate::data::sets::{self, SetInfo};
+use crate::data::settings::Settings;
 use crate::games::pyramid::vision::profile::Profile;
 use crate::games::{self, Game, GAMES};
 use crate::panel::shared::{PanelWatch, Shared, Switches};
@@ -17,7 +20,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 /// How the agent learns the card pictures.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Learn {
     /// Guided: the agent draws through the stock, groups the cards, and the user labels 13 ranks
     /// and 4 suits.
@@ -30,6 +33,25 @@ enum Learn {
     TemplateSet,
 }
 
+impl Learn {
+    /// The name kept in the settings (the table opened is not remembered: it is gone next time).
+    fn name(self) -> &'static str {
+        match self {
+            Learn::Guided | Learn::OpenedTable => "guided",
+            Learn::DeckFile => "deck-file",
+            Learn::TemplateSet => "template-set",
+        }
+    }
+
+    fn of_name(name: &str) -> Learn {
+        match name {
+            "deck-file" => Learn::DeckFile,
+            "template-set" => Learn::TemplateSet,
+            _ => Learn::Guided,
+        }
+    }
+}
+
 pub struct PanelApp {
     /// The game played (the practice table opened is this game's).
     game: &'static dyn Game,
@@ -40,7 +62,15 @@ pub struct PanelApp {
     learn: Learn,
     deck_file: String,
     template_set: String,
-    /// When calibrating: save the new set as templates/NAME (none when empty).
+    /// The template sets found by name (saved, then shipped).
+    sets: Vec<SetInfo>,
+    /// The settings as last saved, and since when (seconds of the panel's clock) they differ
+    /// from the choices shown.
+    saved: Settings,
+    changed_at: Option<f64>,
+    /// Whether a game was being played at the last frame (the sets are listed again after one).
+    was_running: bool,
+    /// When calibrating: save the new set under this name in the data folder (none when empty).
     save_as: String,
     profile: String,
     /// The challenge: its goal as `play --goal` takes it, and the deals it may take.
@@ -57,29 +87,83 @@ pub struct PanelApp {
 }
 
 impl PanelApp {
+    /// The panel with the choices remembered from the last run.
     pub fn new() -> PanelApp {
+        let (saved, problem) = match crate::data::settings_file() {
+            Ok(file) => Settings::load(&file),
+            Err(e) => (Settings::default(), Some(e)),
+        };
         let mut app = PanelApp {
-            game: GAMES[0],
+            game: GAMES
+                .iter()
+                .copied()
+                .find(|g| g.name() == saved.game)
+                .unwrap_or(GAMES[0]),
             titles: Vec::new(),
             title: String::new(),
-            table_seed: 1,
+            table_seed: saved.table_seed.max(1),
             opened_seed: None,
-            learn: Learn::Guided,
-            deck_file: String::new(),
-            template_set: String::new(),
-            save_as: String::new(),
-            profile: "practice-table".into(),
-            goal: "board".into(),
-            deals: 1,
+            learn: Learn::of_name(&saved.learn),
+            deck_file: saved.deck_file.clone(),
+            template_set: saved.template_set.clone(),
+            sets: sets::list(),
+            save_as: saved.save_as.clone(),
+            profile: saved.profile.clone(),
+            goal: saved.goal.clone(),
+            deals: saved.deals.max(1),
+            saved,
+            changed_at: None,
+            was_running: false,
             shared: Arc::new(Mutex::new(Shared::default())),
             switches: Arc::new(Switches::default()),
             texture: None,
             corner_textures: None,
-            message: String::new(),
+            message: problem.unwrap_or_default(),
             open_table_pending: false,
         };
         app.refresh_titles();
+        let last = app.saved.window.clone();
+        if app.title != last && app.titles.contains(&last) {
+            app.choose_window(&last);
+        }
         app
+    }
+
+    /// The choices as the settings keep them.
+    fn settings(&self) -> Settings {
+        Settings {
+            game: self.game.name().to_string(),
+            window: self.title.clone(),
+            learn: self.learn.name().to_string(),
+            deck_file: self.deck_file.clone(),
+            template_set: self.template_set.clone(),
+            save_as: self.save_as.clone(),
+            profile: self.profile.clone(),
+            goal: self.goal.clone(),
+            deals: self.deals,
+            table_seed: self.table_seed,
+        }
+    }
+
+    /// Saves the choices once they have stayed changed for a moment (not at every key typed).
+    fn remember(&mut self, ctx: &egui::Context) {
+        let now = ctx.input(|i| i.time);
+        let current = self.settings();
+        if current == self.saved {
+            self.changed_at = None;
+            return;
+        }
+        let since = *self.changed_at.get_or_insert(now);
+        if now - since < 1.0 {
+            ctx.request_repaint_after(std::time::Duration::from_millis(1100));
+            return;
+        }
+        let saved = crate::data::settings_file().and_then(|file| current.save(&file));
+        if let Err(e) = saved {
+            self.message = format!("the panel's choices are not remembered: {e}");
+        }
+        self.saved = current;
+        self.changed_at = None;
     }
 
     fn refresh_titles(&mut self) {
@@ -166,7 +250,7 @@ impl PanelApp {
 
     fn cards(&self) -> Result<Cards, String> {
         let save =
-            (!self.save_as.trim().is_empty()).then(|| Templates::resolve(self.save_as.trim()));
+            (!self.save_as.trim().is_empty()).then(|| Templates::save_path(self.save_as.trim()));
         match self.learn {
             Learn::Guided => Ok(Cards::CalibrateGuided(save)),
             Learn::OpenedTable => {
@@ -223,9 +307,15 @@ impl PanelApp {
                 switches,
                 wake: Box::new(move || wake_ctx.request_repaint()),
             };
-            let report = match DesktopGame::open(&title) {
+            let (report, log) = match DesktopGame::open(&title) {
                 Ok(mut world) => {
-                    game.play_challenge(&mut world, cards, profile, &mut watch, &goal, deals)
+                    let heading = format!(
+                        "{} from the panel in the window \"{title}\"; goal {goal}, {deals} deals",
+                        game.name()
+                    );
+                    play_logged(&heading, &mut watch, |watch| {
+                        game.play_challenge(&mut world, cards, profile, watch, &goal, deals)
+                    })
                 }
                 Err(e) => {
                     if let Ok(mut s) = shared.lock() {
@@ -238,6 +328,7 @@ impl PanelApp {
                 s.log
                     .push(format!("{:?}: {}", report.result, report.reason));
                 s.report = Some(report);
+                s.game_log = log;
             }
         });
     }
@@ -319,7 +410,7 @@ impl PanelApp {
             });
         }
         ui.radio_value(&mut self.learn, Learn::TemplateSet, "use a template set:");
-        ui.text_edit_singleline(&mut self.template_set);
+        self.set_picker(ui);
         ui.separator();
         ui.horizontal(|ui| {
             ui.label("Goal").on_hover_text(
@@ -386,6 +477,20 @@ impl PanelApp {
                 ));
             }
         }
+        if let Some(log) = s.game_log.clone() {
+            ui.horizontal(|ui| {
+                ui.label("Game log:");
+                if ui
+                    .link(log.display().to_string())
+                    .on_hover_text("open the log of this game")
+                    .clicked()
+                {
+                    if let Err(e) = crate::platform::open::open(&log) {
+                        self.message = e;
+                    }
+                }
+            });
+        }
         ui.label("Plan");
         egui::ScrollArea::vertical()
             .id_salt("plan")
@@ -409,6 +514,45 @@ impl PanelApp {
                     ui.label(line);
                 }
             });
+    }
+
+    /// The saved (and shipped) template sets by name, with their card size and when they were
+    /// made; a folder can be typed in instead.
+    fn set_picker(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let chosen = if self.template_set.is_empty() {
+                "(choose a set)".to_string()
+            } else {
+                self.template_set.clone()
+            };
+            egui::ComboBox::from_id_salt("sets")
+                .selected_text(chosen)
+                .show_ui(ui, |ui| {
+                    if self.sets.is_empty() {
+                        ui.label("no sets yet: calibrate once to make one");
+                    }
+                    for set in &self.sets {
+                        let about = format!(
+                            "{}{}, cards {}, made {}",
+                            if set.shipped { "shipped" } else { "saved" },
+                            set.problem
+                                .as_ref()
+                                .map_or(String::new(), |p| format!(" (unusable: {p})")),
+                            set.card.map_or("?".into(), |(w, h)| format!("{w}x{h}")),
+                            set.made.as_deref().unwrap_or("?")
+                        );
+                        ui.selectable_value(&mut self.template_set, set.name.clone(), &set.name)
+                            .on_hover_text(about);
+                    }
+                });
+            if ui.button("Refresh").clicked() {
+                self.sets = sets::list();
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("or a folder:");
+            ui.text_edit_singleline(&mut self.template_set);
+        });
     }
 
     /// Guided calibration: the grouped cards, a rank picker per row and a suit picker per column,
@@ -629,6 +773,14 @@ impl eframe::App for PanelApp {
             let ctx = ui.ctx().clone();
             self.open_table(&ctx);
         }
+        let ctx = ui.ctx().clone();
+        self.remember(&ctx);
+        let running = self.shared.lock().map(|s| s.running).unwrap_or(false);
+        if self.was_running && !running {
+            // A calibration may have saved a new set.
+            self.sets = sets::list();
+        }
+        self.was_running = running;
         egui::Panel::left("controls")
             .default_size(330.0)
             .show(ui, |ui| self.controls(ui));
@@ -637,5 +789,37 @@ impl eframe::App for PanelApp {
                 self.capture_view(ui)
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The panel opens with the choices it saved last time, from the data folder.
+    #[test]
+    fn the_panel_opens_with_the_choices_remembered() {
+        let dir = std::env::temp_dir().join(format!("sa-panel-settings-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::env::set_var(crate::platform::data_dir::OVERRIDE, &dir);
+        let remembered = Settings {
+            game: "tripeaks".into(),
+            learn: "template-set".into(),
+            template_set: "mine".into(),
+            save_as: "next".into(),
+            profile: "msc".into(),
+            goal: "score:500".into(),
+            deals: 3,
+            table_seed: 42,
+            ..Settings::default()
+        };
+        remembered
+            .save(&crate::data::settings_file().unwrap())
+            .unwrap();
+        let app = PanelApp::new();
+        std::env::remove_var(crate::platform::data_dir::OVERRIDE);
+        assert_eq!(app.settings(), remembered);
+        assert_eq!(app.learn, Learn::TemplateSet);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -20,6 +20,8 @@ pub struct Shared {
     pub done: usize,
     pub log: Vec<String>,
     pub report: Option<Report>,
+    /// The log of the game played (or being played).
+    pub game_log: Option<std::path::PathBuf>,
     pub running: bool,
     /// Guided calibration waiting for the user's labels.
     pub labelling: Option<Labelling>,

@@ -623,6 +623,7 @@ pub fn templates_from(
             strip: None,
             gap: None,
             placed: Some(placed),
+            made: None,
         },
         images,
         suit_images: None,

@@ -1,4 +1,5 @@
-//! Card template sets on disk (`templates/NAME/`): one small PNG per card of its index corner, scaled
+//! Card template sets on disk (`NAME/` in the user's data folder's `templates/`, or a folder given as
+//! a path; sets shipped with the project in `templates/`): one small PNG per card of its index corner, scaled
 //! to a fixed size so that it matches at every window size and display scale, and a JSON manifest.
 //! A set may also hold the four suits' glyphs as cards seen whole show them under the rank
 //! (`suits`), and templates of two more parts of the card a covered card shows: its top strip
@@ -55,7 +56,16 @@ pub struct Manifest {
     /// sets made before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placed: Option<BTreeMap<String, [f32; 2]>>,
+    /// When the set was saved (`2026-11-26 09:41:07 UTC`). Absent in sets made before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made: Option<String>,
 }
+
+/// The picture of a set's theme saved beside its manifest: a few of its index corners.
+pub const PICTURE: &str = "picture.png";
+
+/// The cards whose corners make up `PICTURE`: one of each suit, and court cards that show a font.
+const PICTURE_CARDS: [&str; 5] = ["As", "Kh", "Qd", "Jc", "Ts"];
 
 /// How far a template can have been lined up from where the card's edges put its index box, in
 /// template pixels (calibration's reach and its second line-up), with room to spare: a `placed`
@@ -89,14 +99,35 @@ pub struct Templates {
 }
 
 impl Templates {
-    /// Where `NAME` or a path points: an existing folder, else `templates/NAME`.
+    /// Where `NAME` or a path points for reading: a folder given as a path (or holding a set)
+    /// as it is; a name in the data folder's `templates/`, else in a shipped `templates/`; a name
+    /// found nowhere, where it would be saved.
     pub fn resolve(spec: &str) -> PathBuf {
         let direct = PathBuf::from(spec);
-        if direct.join(MANIFEST).is_file() || spec.contains('/') {
-            direct
-        } else {
-            Path::new("templates").join(spec)
+        if direct.join(MANIFEST).is_file() || is_path(spec) {
+            return direct;
         }
+        let saved = Templates::save_path(spec);
+        let found = std::iter::once(saved.clone())
+            .chain(
+                crate::data::shipped_templates_dirs()
+                    .into_iter()
+                    .map(|d| d.join(spec)),
+            )
+            .find(|d| d.join(MANIFEST).is_file());
+        found.unwrap_or(saved)
+    }
+
+    /// Where a set named `NAME` (or given as a path) is saved: a path as it is, a name in the
+    /// data folder's `templates/` (the working folder's `templates/` when there is no data
+    /// folder).
+    pub fn save_path(spec: &str) -> PathBuf {
+        if is_path(spec) {
+            return PathBuf::from(spec);
+        }
+        crate::data::templates_dir()
+            .unwrap_or_else(|_| PathBuf::from("templates"))
+            .join(spec)
     }
 
     /// Loads and checks a template set.
@@ -230,7 +261,15 @@ impl Templates {
                         .map_err(|e| format!("cannot write {file}: {e}"))?;
                 }
             }
-            let text = serde_json::to_string_pretty(&self.manifest).expect("manifest");
+            self.picture()
+                .save_with_format(tmp.join(PICTURE), image::ImageFormat::Png)
+                .map_err(|e| format!("cannot write {PICTURE}: {e}"))?;
+            let mut manifest = self.manifest.clone();
+            if manifest.made.is_none() {
+                let now = crate::data::stamp::now_secs();
+                manifest.made = Some(crate::data::stamp::text(now));
+            }
+            let text = serde_json::to_string_pretty(&manifest).expect("manifest");
             std::fs::write(tmp.join(MANIFEST), text + "\n")
                 .map_err(|e| format!("cannot write {MANIFEST}: {e}"))?;
             if dir.exists() {
@@ -245,6 +284,38 @@ impl Templates {
         }
         result
     }
+}
+
+impl Templates {
+    /// `PICTURE`: the corners of `PICTURE_CARDS` side by side, twice their template size.
+    pub fn picture(&self) -> RgbImage {
+        let (w, h) = (TEMPLATE_W * 2, TEMPLATE_H * 2);
+        let gap = 4;
+        let n = PICTURE_CARDS.len() as u32;
+        let mut out =
+            RgbImage::from_pixel(n * (w + gap) + gap, h + 2 * gap, image::Rgb([60, 60, 60]));
+        for (i, name) in PICTURE_CARDS.iter().enumerate() {
+            let card: Card = name.parse().expect("a card");
+            let big = image::imageops::resize(
+                &self.images[card.index()],
+                w,
+                h,
+                image::imageops::FilterType::Nearest,
+            );
+            image::imageops::replace(
+                &mut out,
+                &big,
+                i64::from(gap + i as u32 * (w + gap)),
+                i64::from(gap),
+            );
+        }
+        out
+    }
+}
+
+/// Whether a template set's name is a path (a folder named as it is).
+fn is_path(spec: &str) -> bool {
+    spec.contains('/') || spec.contains('\\') || spec.starts_with('.')
 }
 
 /// The 52 card images `files` names in `dir` (by `Card::index`; a blank one for each missing or
@@ -329,6 +400,7 @@ mod tests {
                         .map(|c| (c.to_string(), [c.index() as f32 / 10.0 - 2.0, -0.5]))
                         .collect(),
                 ),
+                made: None,
             },
             strip_images: Some(
                 (0..52)
@@ -360,8 +432,12 @@ mod tests {
         let dir = scratch("roundtrip");
         let saved = set();
         saved.save(&dir).unwrap();
-        let loaded = Templates::load(dir.to_str().unwrap()).unwrap();
+        let mut loaded = Templates::load(dir.to_str().unwrap()).unwrap();
+        let made = loaded.manifest.made.take().expect("when the set was made");
+        assert!(made.starts_with("20") && made.ends_with(" UTC"), "{made}");
         assert_eq!(loaded.manifest, saved.manifest);
+        let picture = image::open(dir.join(PICTURE)).unwrap().to_rgb8();
+        assert_eq!(picture, saved.picture());
         assert_eq!(loaded.images, saved.images);
         assert_eq!(loaded.suit_images, saved.suit_images);
         assert_eq!(loaded.strip_images, saved.strip_images);

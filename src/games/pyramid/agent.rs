@@ -111,6 +111,9 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
             }
             Err(e) => {
                 self.hands.watch.seen(&self.hands.frame, &[]);
+                self.hands
+                    .watch
+                    .unreadable(&self.hands.frame, &e.to_string());
                 Err(Stop(format!("cannot read the board: {e}")))
             }
         }

@@ -89,7 +89,10 @@ impl<'g, G: World + ?Sized> Player<'g, G> {
             .as_ref()
             .map_or(Vec::new(), |board| board.marks(&reader.located));
         self.hands.watch.seen(&self.hands.frame, &marks);
-        read.map_err(|e| Stop(format!("cannot read the board: {e}")))
+        read.map_err(|e| {
+            self.hands.watch.unreadable(&self.hands.frame, &e);
+            Stop(format!("cannot read the board: {e}"))
+        })
     }
 
     /// Reads the board until it agrees with `known` (a slow game may not have finished the
