@@ -266,6 +266,10 @@ reading every card), over all themes; build with --release for meaningful times.
         /// Print every place not read right (on stderr)
         #[arg(long)]
         verbose: bool,
+        /// Measure guided calibration's proposed labels instead: each theme's calibration deal
+        /// grouped, its ranks and suits proposed from every other known theme
+        #[arg(long)]
+        proposals: bool,
     },
     /// Learn the card pictures from frames of one deal and save a template set: labelled from the
     /// deal's deck file, or by you (13 ranks and 4 suits) when no deck is given
@@ -596,7 +600,11 @@ fn run(command: Option<Command>) -> cli::CliResult {
             deals,
             first_deal,
             verbose,
+            proposals,
         }) => (|| {
+            if proposals {
+                return cli::accuracy::run_proposals(&themes);
+            }
             let sizes = sizes
                 .iter()
                 .map(|s| parse_size_at(s))
@@ -648,10 +656,10 @@ fn run(command: Option<Command>) -> cli::CliResult {
             cli::sets::run(cli::sets::SetsArgs { remove, json })
         }
         Some(Command::Panel { game, open_table }) => {
-            solitaire_agent::panel::run(game.cards()?, open_table)
+            solitaire_agent::panel::run(Some(game.cards()?), open_table)
                 .map_err(|message| cli::Failure { message, status: 1 })
         }
-        None => solitaire_agent::panel::run(solitaire_agent::games::GAMES[0], false)
+        None => solitaire_agent::panel::run(None, false)
             .map_err(|message| cli::Failure { message, status: 1 }),
     }
 }

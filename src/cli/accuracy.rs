@@ -7,6 +7,7 @@ use crate::cards::Deck;
 use crate::games::pyramid::vision::accuracy::{
     calibrate_rendered, measure, Tally, CALIBRATION_SEED,
 };
+use crate::games::pyramid::vision::proposal_check::check_proposals;
 use crate::table::render::Renderer;
 use crate::table::theme::Theme;
 use crate::vision::recognize::Matcher;
@@ -20,6 +21,55 @@ pub struct AccuracyArgs {
     pub deals: std::ops::Range<u64>,
     /// Print every place not read right.
     pub verbose: bool,
+}
+
+/// The themes `--themes` names.
+fn themes_named(specs: &[String]) -> Result<Vec<Theme>, Failure> {
+    let mut themes = Vec::new();
+    for spec in specs {
+        if spec == "all" {
+            themes.push(Theme::built_in());
+            for path in Theme::installed() {
+                themes.push(Theme::from_file(&path).map_err(|e| Failure::input(e.to_string()))?);
+            }
+        } else {
+            themes.push(Theme::load(spec).map_err(|e| Failure::input(e.to_string()))?);
+        }
+    }
+    Ok(themes)
+}
+
+/// `accuracy --proposals`: guided calibration's proposed labels on each theme's calibration deal,
+/// proposed from every other known theme.
+pub fn run_proposals(themes: &[String]) -> CliResult {
+    let themes = themes_named(themes)?;
+    println!(
+        "Proposed labels for guided calibration: deal {CALIBRATION_SEED} at 1440x900, grouped as \
+guided calibration groups it, proposed from the glyphs of every known theme but the one read"
+    );
+    println!();
+    println!("| theme | grouped right | ranks right | suits right | cards right | all right |");
+    println!("|---|---|---:|---:|---:|---|");
+    let (mut all, mut n) = (0, 0);
+    let known = crate::vision::proposals::named_glyphs(crate::vision::proposals::INDEX_BOX, &[]);
+    for theme in themes {
+        let c = check_proposals(theme, &known).map_err(Failure::input)?;
+        let right = c.cards_right == 52;
+        println!(
+            "| {} | {} | {}/13 | {}/4 | {}/52 | {} |",
+            c.theme,
+            if c.grouped { "yes" } else { "no" },
+            c.ranks_right,
+            c.suits_right,
+            c.cards_right,
+            if right { "yes" } else { "no" }
+        );
+        all += usize::from(right);
+        n += 1;
+    }
+    println!();
+    println!("proposals all right on {all} of {n} themes");
+    Ok(())
 }
 
 pub fn run(args: AccuracyArgs) -> CliResult {

@@ -6,6 +6,7 @@ use crate::cards::{Card, Rank, Suit};
 use crate::vision::calibrate::Corners;
 use crate::vision::groups::{sheet, Groups};
 use crate::vision::labels::{parse, Said};
+use crate::vision::proposals::{known_faces, propose};
 use std::io::{BufRead, Write};
 use std::path::Path;
 
@@ -43,7 +44,8 @@ fn show(out: &mut dyn Write, groups: &Groups, picture: &Path) -> std::io::Result
 }
 
 /// Asks for the labels until they are complete; every card's identity in corner order. The
-/// picture of the groups is written to `picture` (again after each swap).
+/// picture of the groups is written to `picture` (again after each swap). Labels proposed from
+/// the card faces the program knows are shown as lines to check and type (or paste) back.
 pub fn label_in_terminal(
     corners: &Corners,
     mut groups: Groups,
@@ -51,6 +53,7 @@ pub fn label_in_terminal(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<Vec<Card>, String> {
+    let proposed = propose(corners, &groups, known_faces());
     let io = |e: std::io::Error| format!("terminal: {e}");
     let save = |g: &Groups| {
         sheet(corners, g)
@@ -60,6 +63,25 @@ pub fn label_in_terminal(
     save(&groups)?;
     show(out, &groups, picture).map_err(io)?;
     writeln!(out, "{HELP}").map_err(io)?;
+    if let Some(p) = &proposed {
+        let ranks: Vec<String> = p
+            .ranks
+            .iter()
+            .map(|r| match r.char() {
+                'T' => "10".to_string(),
+                c => c.to_string(),
+            })
+            .collect();
+        let suits: Vec<String> = p.suits.iter().map(|s| s.char().to_string()).collect();
+        writeln!(
+            out,
+            "Proposed from the card faces this program knows (check them against the picture):\n  \
+             ranks {}\n  suits {}",
+            ranks.join(" "),
+            suits.join(" ")
+        )
+        .map_err(io)?;
+    }
     let mut ranks: Option<Vec<Rank>> = None;
     let mut suits: Option<Vec<Suit>> = None;
     loop {

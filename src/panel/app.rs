@@ -589,7 +589,14 @@ impl PanelApp {
              Give every row its rank and every column its suit. A card in the wrong place: click it, \
              then the card to swap it with.",
         );
-        let size = egui::vec2(TEMPLATE_W as f32 * 1.6, TEMPLATE_H as f32 * 1.6);
+        if l.proposed.is_some() {
+            ui.colored_label(
+                PROPOSED,
+                "The labels in orange are proposed from the card faces this program knows: \
+                 check each one against the cards, mend what is wrong, then press Done.",
+            );
+        }
+        let size = egui::vec2(TEMPLATE_W as f32 * 1.3, TEMPLATE_H as f32 * 1.3);
         let checked = l.cards();
         ui.horizontal(|ui| {
             if ui
@@ -614,7 +621,9 @@ impl PanelApp {
                         ui.label("");
                         for c in 0..4 {
                             let shown = l.suits[c].map_or("suit?".to_string(), suit_name);
+                            let shown = marked(shown, l.suit_proposed(c));
                             egui::ComboBox::from_id_salt(("suit", c))
+                                .width(62.0)
                                 .selected_text(shown)
                                 .show_ui(ui, |ui| {
                                     for suit in Suit::ALL {
@@ -629,8 +638,9 @@ impl PanelApp {
                         ui.end_row();
                         for r in 0..l.groups.ranks.len() {
                             let shown = l.ranks[r].map_or("rank?".to_string(), rank_name);
+                            let shown = marked(shown, l.rank_proposed(r));
                             egui::ComboBox::from_id_salt(("rank", r))
-                                .width(70.0)
+                                .width(56.0)
                                 .selected_text(shown)
                                 .show_ui(ui, |ui| {
                                     for rank in Rank::all() {
@@ -722,6 +732,19 @@ impl PanelApp {
     }
 }
 
+/// The colour of a label still as proposed.
+const PROPOSED: egui::Color32 = egui::Color32::from_rgb(240, 150, 30);
+
+/// A label's text, in `PROPOSED`'s colour while it is the proposal.
+fn marked(text: String, proposed: bool) -> egui::RichText {
+    let text = egui::RichText::new(text);
+    if proposed {
+        text.color(PROPOSED)
+    } else {
+        text
+    }
+}
+
 fn suit_name(s: Suit) -> String {
     match s {
         Suit::Clubs => "clubs",
@@ -781,9 +804,14 @@ impl eframe::App for PanelApp {
             self.sets = sets::list();
         }
         self.was_running = running;
-        egui::Panel::left("controls")
-            .default_size(330.0)
-            .show(ui, |ui| self.controls(ui));
+        // While the cards are labelled, the grid takes the whole panel (beside the practice table
+        // the panel is narrow); Give up there stops play.
+        let labelling = self.shared.lock().is_ok_and(|s| s.labelling.is_some());
+        if !labelling {
+            egui::Panel::left("controls")
+                .default_size(330.0)
+                .show(ui, |ui| self.controls(ui));
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             if !self.labelling_view(ui) {
                 self.capture_view(ui)

@@ -8,9 +8,9 @@ pub mod shared;
 /// The panel window's title.
 pub const TITLE: &str = "solitaire-agent";
 
-/// Opens the panel for `game` and runs until it is closed; with `open_table`, the game's practice
-/// table opens beside it when no game window is open.
-pub fn run(game: &'static dyn crate::games::Game, open_table: bool) -> Result<(), String> {
+/// Opens the panel for `game` (none: the game played last time) and runs until it is closed; with
+/// `open_table`, the game's practice table opens beside it when no game window is open.
+pub fn run(game: Option<&'static dyn crate::games::Game>, open_table: bool) -> Result<(), String> {
     let viewport = egui::ViewportBuilder::default()
         .with_title(TITLE)
         .with_inner_size([1100.0, 720.0])
@@ -20,7 +20,9 @@ pub fn run(game: &'static dyn crate::games::Game, open_table: bool) -> Result<()
         ..Default::default()
     };
     let mut app = app::PanelApp::new();
-    app.choose_game(game);
+    if let Some(game) = game {
+        app.choose_game(game);
+    }
     if open_table && !app.has_game_window() {
         // Opened with the first frame, once the screen's size is known.
         app.open_table_soon();

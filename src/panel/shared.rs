@@ -6,6 +6,7 @@ use crate::agent::report::{Mark, Report, Watch};
 use crate::cards::{Card, Rank, Suit};
 use crate::vision::calibrate::Corners;
 use crate::vision::groups::Groups;
+use crate::vision::proposals::{known_faces, propose, Proposal};
 use image::RgbaImage;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -27,11 +28,13 @@ pub struct Shared {
     pub labelling: Option<Labelling>,
 }
 
-/// Guided calibration in the panel: the grouped corners, the labels given so far, a card picked
-/// for a swap, and the answer the agent waits for.
+/// Guided calibration in the panel: the grouped corners, the labels given so far (at first those
+/// proposed), a card picked for a swap, and the answer the agent waits for.
 pub struct Labelling {
     pub corners: Corners,
     pub groups: Groups,
+    /// The labels proposed from the card faces the project knows, if any.
+    pub proposed: Option<Proposal>,
     /// The rank of each row, once given.
     pub ranks: Vec<Option<Rank>>,
     /// The suit of each column, once given.
@@ -43,15 +46,38 @@ pub struct Labelling {
 }
 
 impl Labelling {
-    pub fn new(corners: Corners, groups: Groups) -> Labelling {
+    /// Labelling `groups`, every row and column given its proposed label where there is one.
+    pub fn new(corners: Corners, groups: Groups, proposed: Option<Proposal>) -> Labelling {
+        let (ranks, suits) = match &proposed {
+            Some(p) => (
+                p.ranks.iter().map(|&r| Some(r)).collect(),
+                p.suits.iter().map(|&s| Some(s)).collect(),
+            ),
+            None => (vec![None; groups.ranks.len()], vec![None; 4]),
+        };
         Labelling {
-            ranks: vec![None; groups.ranks.len()],
-            suits: vec![None; 4],
+            ranks,
+            suits,
             corners,
             groups,
+            proposed,
             picked: None,
             answer: None,
         }
+    }
+
+    /// Whether row `r`'s rank is still the one proposed (not yet changed by the user).
+    pub fn rank_proposed(&self, r: usize) -> bool {
+        self.proposed
+            .as_ref()
+            .is_some_and(|p| self.ranks[r] == Some(p.ranks[r]))
+    }
+
+    /// Whether column `k`'s suit is still the one proposed.
+    pub fn suit_proposed(&self, k: usize) -> bool {
+        self.proposed
+            .as_ref()
+            .is_some_and(|p| self.suits[k] == Some(p.suits[k]))
     }
 
     /// A click on a card: the first picks it, a second on another card swaps the two, a second on
@@ -128,10 +154,12 @@ impl Watch for PanelWatch {
         (self.wake)();
     }
 
-    /// Shows the grouping in the panel and waits for the user's labels (or Stop).
+    /// Shows the grouping in the panel, with labels proposed, and waits for the user's labels
+    /// (or Stop).
     fn label(&mut self, corners: &Corners, groups: Groups) -> Result<Vec<Card>, String> {
+        let proposed = propose(corners, &groups, known_faces());
         if let Ok(mut s) = self.shared.lock() {
-            s.labelling = Some(Labelling::new(corners.clone(), groups));
+            s.labelling = Some(Labelling::new(corners.clone(), groups, proposed));
         }
         (self.wake)();
         loop {

@@ -89,7 +89,7 @@ impl Groups {
 
 /// How dark or coloured every pixel is against the card's paper: the largest drop of any channel
 /// below the paper's colour, so red, black, blue and yellow ink all count alike.
-fn ink(crop: &[f32], paper: [f32; 3]) -> Vec<f32> {
+pub(crate) fn ink(crop: &[f32], paper: [f32; 3]) -> Vec<f32> {
     let mut out = Vec::with_capacity(crop.len());
     for px in crop.chunks_exact(3) {
         let drop = (0..3).map(|c| paper[c] - px[c]).fold(0.0f32, f32::max);
@@ -100,7 +100,7 @@ fn ink(crop: &[f32], paper: [f32; 3]) -> Vec<f32> {
 }
 
 /// The paper colour: per channel, the median over every pixel of every corner.
-fn paper(crops: &[Vec<f32>]) -> [f32; 3] {
+pub(crate) fn paper(crops: &[Vec<f32>]) -> [f32; 3] {
     let mut out = [0.0; 3];
     for (c, o) in out.iter_mut().enumerate() {
         let mut v: Vec<f32> = crops
@@ -191,7 +191,7 @@ fn partition(sim: &[Vec<f32>], size: usize) -> Vec<Vec<usize>> {
 /// Where the rank glyph is, in template pixels (x0, y0, x1, y1, ends excluded): the blob of the
 /// corners' mean ink nearest the top-left corner, where every card has its rank (pips below it and
 /// on the card's face are a suit's, or on some cards only).
-fn rank_box(shape: &[Vec<f32>]) -> (usize, usize, usize, usize) {
+pub(crate) fn rank_box(shape: &[Vec<f32>]) -> (usize, usize, usize, usize) {
     let (w, h) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
     let mut mean = vec![0.0f32; w * h];
     for v in shape {
@@ -270,7 +270,7 @@ fn rank_box(shape: &[Vec<f32>]) -> (usize, usize, usize, usize) {
 pub(crate) type Box4 = (usize, usize, usize, usize);
 
 /// Where the suit's pip is: under the rank glyph, about as wide, up to three quarters as high.
-fn pip_box((x0, y0, x1, y1): Box4) -> Box4 {
+pub(crate) fn pip_box((x0, y0, x1, y1): Box4) -> Box4 {
     let (w, h) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
     (
         x0.saturating_sub(2),
@@ -315,7 +315,7 @@ fn inside(
 }
 
 /// Zero mean, unit length (a flat patch stays zero).
-fn unit(v: Vec<f32>) -> Vec<f32> {
+pub(crate) fn unit(v: Vec<f32>) -> Vec<f32> {
     let m = v.iter().sum::<f32>() / v.len() as f32;
     let c: Vec<f32> = v.iter().map(|x| x - m).collect();
     let n = dot(&c, &c).sqrt();
@@ -357,7 +357,7 @@ fn glyph_likeness(inks: &[Vec<f32>], rank_box: (usize, usize, usize, usize)) -> 
 }
 
 /// The mean colour of a corner's ink (pixels well below the paper), as a unit-free vector.
-fn ink_colour(crop: &[f32], ink: &[f32]) -> [f32; 3] {
+pub(crate) fn ink_colour(crop: &[f32], ink: &[f32]) -> [f32; 3] {
     let mut sum = [0.0f32; 3];
     let mut n = 0.0f32;
     for (px, k) in crop.chunks_exact(3).zip(ink.chunks_exact(3)) {
@@ -426,7 +426,7 @@ pub(crate) fn clearly_apart(colours: &[[f32; 3]], classes: &[Vec<usize>], share:
 
 /// The best one-to-one match of rows to columns of `score` (row `r` gets column `out[r]`): greedy
 /// by highest score, then improved by exchanging two rows' columns while that helps.
-fn assign(score: &[Vec<f32>]) -> Vec<usize> {
+pub(crate) fn assign(score: &[Vec<f32>]) -> Vec<usize> {
     let n = score.len();
     let mut out = vec![usize::MAX; n];
     let mut taken = vec![false; n];

@@ -12,6 +12,7 @@ pub mod felt;
 pub mod groups;
 pub mod label_check;
 pub mod labels;
+pub mod proposals;
 pub mod recognize;
 pub(crate) mod sampling;
 pub mod scratch;

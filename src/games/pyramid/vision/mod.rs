@@ -1,12 +1,13 @@
 //! Reading Pyramid's table: find it in a frame (`locate`, fitting a layout `profile`), read every
 //! place with the shared recogniser (`board`), refuse frames with something astray (`stray`), read
 //! frame after frame cheaply (`reader`), and measure all of it against the practice table
-//! (`accuracy`).
+//! (`accuracy`), and guided calibration's proposed labels (`proposal_check`).
 
 pub mod accuracy;
 pub mod board;
 pub mod locate;
 pub mod profile;
+pub mod proposal_check;
 pub mod reader;
 pub mod stray;
 
