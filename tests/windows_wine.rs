@@ -36,7 +36,10 @@ fn exe() -> PathBuf {
 /// `wine ARGS` on the desktop.
 fn wine(desktop: &Desktop, args: &[&str]) -> Command {
     let mut c = desktop.command("wine");
-    c.args(args).env("WINEDEBUG", "-all");
+    // The Windows program keeps its data under %APPDATA%, as on Windows.
+    c.args(args)
+        .env("WINEDEBUG", "-all")
+        .env_remove("SOLITAIRE_AGENT_DATA");
     c
 }
 
@@ -140,6 +143,13 @@ fn play(desktop: &Desktop, extra: &[&str]) -> serde_json::Value {
         .output()
         .expect("run the Windows agent");
     let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // The game's log goes to the user's data folder, under %APPDATA% on Windows.
+    let log = stderr.lines().find_map(|l| l.strip_prefix("game log: "));
+    assert!(
+        log.is_some_and(|p| p.contains("AppData") && p.contains("\\solitaire-agent\\logs\\")),
+        "no game log under %APPDATA%: {stderr}"
+    );
     let line = stdout
         .lines()
         .rev()
