@@ -67,17 +67,7 @@ pub fn play_logged(
             last: None,
         };
         let report = play(&mut logged);
-        let how = format!(
-            "ended {:?}: {} ({} steps, {} clicks, {} re-plans; reveal {} ms, solve {} ms, play {} ms)",
-            report.result,
-            report.reason,
-            report.steps,
-            report.clicks,
-            report.replans,
-            report.reveal_ms,
-            report.solve_ms,
-            report.play_ms
-        );
+        let how = format!("ended {}", report.summary());
         if report.result == Outcome::Stopped {
             if let Some(frame) = logged.last.take() {
                 logged.keep(&frame, "stop");

@@ -77,17 +77,7 @@ right (the grouping right too) on {all}"
 }
 
 pub fn run(args: AccuracyArgs) -> CliResult {
-    let mut themes = Vec::new();
-    for spec in &args.themes {
-        if spec == "all" {
-            themes.push(Theme::built_in());
-            for path in Theme::installed() {
-                themes.push(Theme::from_file(&path).map_err(|e| Failure::input(e.to_string()))?);
-            }
-        } else {
-            themes.push(Theme::load(spec).map_err(|e| Failure::input(e.to_string()))?);
-        }
-    }
+    let themes = themes_named(&args.themes)?;
     let deck = Deck::shuffled(CALIBRATION_SEED);
     println!(
         "Reading accuracy: templates calibrated once at 1440x900 (deal {CALIBRATION_SEED}), {} deal{} \

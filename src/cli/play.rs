@@ -101,17 +101,7 @@ fn print_report(report: &Report, json: bool) {
                 if c.met { "met" } else { "not met" }
             );
         }
-        println!(
-            "{:?}: {} ({} steps, {} clicks, {} re-plans; reveal {} ms, solve {} ms, play {} ms)",
-            report.result,
-            report.reason,
-            report.steps,
-            report.clicks,
-            report.replans,
-            report.reveal_ms,
-            report.solve_ms,
-            report.play_ms
-        );
+        println!("{}", report.summary());
     }
 }
 

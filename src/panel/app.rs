@@ -462,10 +462,7 @@ impl PanelApp {
             )),
         );
         if let Some(r) = &s.report {
-            ui.label(format!(
-                "{:?}: {} — {} steps, {} clicks, {} re-plans; reveal {} ms, solve {} ms, play {} ms",
-                r.result, r.reason, r.steps, r.clicks, r.replans, r.reveal_ms, r.solve_ms, r.play_ms
-            ));
+            ui.label(r.summary());
             if let Some(c) = &r.challenge {
                 let deals: Vec<String> = c.deals.iter().map(|d| d.points.to_string()).collect();
                 ui.label(format!(
