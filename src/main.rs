@@ -266,6 +266,10 @@ reading every card), over all themes; build with --release for meaningful times.
         /// Print every place not read right (on stderr)
         #[arg(long)]
         verbose: bool,
+        /// Read the held-out themes instead (installed themes changed in ways the reader was
+        /// never tuned on: borderless faces, four-colour suits, cream paper), as a table of their own
+        #[arg(long)]
+        held_out: bool,
         /// Measure guided calibration's proposed labels instead: each theme's calibration deal
         /// grouped, its ranks and suits proposed from every other known theme
         #[arg(long)]
@@ -600,8 +604,17 @@ fn run(command: Option<Command>) -> cli::CliResult {
             deals,
             first_deal,
             verbose,
+            held_out,
             proposals,
         }) => (|| {
+            let themes = if held_out {
+                solitaire_agent::table::variant::HELD_OUT
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect()
+            } else {
+                themes
+            };
             if proposals {
                 return cli::accuracy::run_proposals(&themes);
             }
@@ -611,6 +624,7 @@ fn run(command: Option<Command>) -> cli::CliResult {
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(cli::Failure::input)?;
             cli::accuracy::run(cli::accuracy::AccuracyArgs {
+                held_out,
                 themes,
                 sizes,
                 deals: first_deal..first_deal.saturating_add(deals),

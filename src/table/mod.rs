@@ -3,7 +3,8 @@
 //!
 //! - `chrome`: the felt, toolbar, status line and Undo board dialog every game's table shares.
 //! - `rect`: rectangles in window pixels.
-//! - `theme`, `paint`, `font`: card art (built-in or aisleriot `.svgz`) and drawing primitives.
+//! - `theme`, `paint`, `font`: card art (built-in or aisleriot `.svgz`) and drawing primitives;
+//!   `variant`: changes of a theme's faces (borderless, four-colour, cream) for unseen art.
 //! - `render`: the renderer every game draws with (felt and card faces kept between frames).
 //! - `harness`: deal sources, faults, the event log and animation timing every table shares.
 //! - `session`: one game on a table: the deal, the position, Undo, Undo board and New deal.
@@ -17,5 +18,6 @@ pub mod rect;
 pub mod render;
 pub mod session;
 pub mod theme;
+pub mod variant;
 pub mod view;
 pub mod window;

@@ -4,6 +4,7 @@
 
 use crate::cards::{Card, Rank, Suit};
 use crate::table::paint::{self, Rgba};
+use crate::table::variant::Variant;
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 use std::fmt;
@@ -31,6 +32,8 @@ impl std::error::Error for ThemeError {}
 pub struct Theme {
     name: String,
     art: Art,
+    /// A change of the faces once drawn (`NAME+borderless`), if any.
+    variant: Option<Variant>,
 }
 
 enum Art {
@@ -84,12 +87,33 @@ impl Theme {
         Theme {
             name: BUILT_IN.to_string(),
             art: Art::BuiltIn,
+            variant: None,
         }
     }
 
     /// `builtin`, a theme name looked up in [`THEME_DIR`] (`anglo` → `anglo.svgz`), or a path to a
     /// `.svg`/`.svgz` sprite sheet.
+    /// `NAME+VARIANT` (like `anglo+borderless`) draws the theme with one of [`Variant`]'s changes.
     pub fn load(spec: &str) -> Result<Theme, ThemeError> {
+        if let Some((base, variant)) = spec.rsplit_once('+').filter(|_| !Path::new(spec).is_file())
+        {
+            let v = Variant::parse(variant).ok_or_else(|| {
+                let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+                ThemeError(format!(
+                    "card theme '{spec}': '{variant}' is not a variant ({})",
+                    names.join(", ")
+                ))
+            })?;
+            let mut theme = Theme::load(base)?;
+            if theme.variant.is_some() {
+                return Err(ThemeError(format!(
+                    "card theme '{spec}': one variant at most"
+                )));
+            }
+            theme.name = format!("{}+{variant}", theme.name);
+            theme.variant = Some(v);
+            return Ok(theme);
+        }
         if spec.eq_ignore_ascii_case(BUILT_IN) || spec.eq_ignore_ascii_case("built-in") {
             return Ok(Theme::built_in());
         }
@@ -184,6 +208,7 @@ impl Theme {
                 tree: Box::new(tree),
                 boxes,
             },
+            variant: None,
         })
     }
 
@@ -213,6 +238,12 @@ impl Theme {
                 .collect(),
             Art::Svg { tree, boxes } => svg_faces(tree, boxes, width, height),
         };
+        let mut pixmaps = pixmaps;
+        if let Some(v) = self.variant {
+            for (i, face) in pixmaps.iter_mut().enumerate() {
+                v.apply(Card::all().nth(i), face);
+            }
+        }
         Faces {
             width,
             height,
