@@ -127,6 +127,21 @@ fn a_set_saved_by_name_is_found_listed_and_removed_from_anywhere() {
     let picture = image::open(first["picture"].as_str().unwrap()).unwrap();
     assert!(picture.width() > picture.height());
 
+    // A set whose manifest is damaged is listed as unusable, saying why.
+    let broken = data.join("templates").join("broken");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(broken.join("manifest.json"), "{not json").unwrap();
+    let listed = text(&run(&data, &there, &["templates"]).stdout);
+    let line = listed
+        .lines()
+        .find(|l| l.starts_with("broken "))
+        .expect("listed");
+    assert!(
+        line.contains("unusable: manifest.json is damaged"),
+        "{line}"
+    );
+    std::fs::remove_dir_all(&broken).unwrap();
+
     // Shipped sets are not removed; saved ones are, once.
     let refused = run(&data, &there, &["templates", "--remove", "shipped-one"]);
     assert_eq!(refused.status.code(), Some(2));
