@@ -33,7 +33,7 @@ struct Shown {
 }
 
 impl Watch for Shown {
-    fn seen(&mut self, _frame: &RgbaImage, marks: &[Mark]) {
+    fn seen(&mut self, _frame: &std::sync::Arc<RgbaImage>, marks: &[Mark]) {
         self.marks.push(marks.to_vec());
     }
     fn plan(&mut self, steps: &[String]) {

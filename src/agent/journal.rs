@@ -11,7 +11,7 @@ use crate::vision::calibrate::Corners;
 use crate::vision::groups::Groups;
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// How many game logs are kept (older ones are removed when a game starts).
 pub const KEEP_LOGS: usize = 30;
@@ -130,7 +130,7 @@ struct Logged<'w> {
     frames: PathBuf,
     saved: usize,
     /// The last frame seen.
-    last: Option<RgbaImage>,
+    last: Option<Arc<RgbaImage>>,
 }
 
 impl Logged<'_> {
@@ -157,7 +157,7 @@ impl Watch for Logged<'_> {
         self.inner.log(line);
     }
 
-    fn seen(&mut self, frame: &RgbaImage, marks: &[Mark]) {
+    fn seen(&mut self, frame: &Arc<RgbaImage>, marks: &[Mark]) {
         if !marks.is_empty() {
             let unsure = marks.iter().filter(|m| m.text == "?").count();
             let read: Vec<&str> = marks.iter().map(|m| m.text.as_str()).collect();
@@ -172,7 +172,7 @@ impl Watch for Logged<'_> {
                 tracing::info!("read {} places: {}", marks.len(), read.join(" "));
             }
         }
-        self.last = Some(frame.clone());
+        self.last = Some(Arc::clone(frame));
         self.inner.seen(frame, marks);
     }
 

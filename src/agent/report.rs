@@ -11,6 +11,7 @@ use crate::vision::groups::Groups;
 use crate::vision::recognize::{Matcher, Seen};
 use image::RgbaImage;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -166,7 +167,8 @@ pub trait Watch {
     /// A line for the log.
     fn log(&mut self, _line: &str) {}
     /// A still frame and what was read at each place of it (none when the table was not found).
-    fn seen(&mut self, _frame: &RgbaImage, _marks: &[Mark]) {}
+    /// Shared, so that a watcher keeps it without copying its pixels.
+    fn seen(&mut self, _frame: &Arc<RgbaImage>, _marks: &[Mark]) {}
     /// A frame that could not be read as a board, and why (after `seen` with no marks).
     fn unreadable(&mut self, _frame: &RgbaImage, _why: &str) {}
     /// The plan, when it is made or remade: its steps as the game writes them.

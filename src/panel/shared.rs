@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 
 #[derive(Default)]
 pub struct Shared {
-    pub frame: Option<RgbaImage>,
+    pub frame: Option<Arc<RgbaImage>>,
     /// Bumped with every new frame, so the panel uploads it once.
     pub frame_version: u64,
     pub marks: Vec<Mark>,
@@ -130,9 +130,9 @@ impl Watch for PanelWatch {
         (self.wake)();
     }
 
-    fn seen(&mut self, frame: &RgbaImage, marks: &[Mark]) {
+    fn seen(&mut self, frame: &Arc<RgbaImage>, marks: &[Mark]) {
         if let Ok(mut s) = self.shared.lock() {
-            s.frame = Some(frame.clone());
+            s.frame = Some(Arc::clone(frame));
             s.frame_version += 1;
             s.marks = marks.to_vec();
         }
