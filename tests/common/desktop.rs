@@ -35,10 +35,7 @@ impl Desktop {
         let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let base = 40 + (std::process::id() % 200);
         let n = (base..base + 200)
-            .find(|n| {
-                !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-                    && !Path::new(&format!("/tmp/.X{n}-lock")).exists()
-            })
+            .find(|&n| display_free(n))
             .expect("a free X display number");
         let display = format!(":{n}");
         let xvfb = Command::new("Xvfb")
@@ -149,6 +146,23 @@ impl Drop for Desktop {
             let _ = child.kill();
             let _ = child.wait();
         }
+        // A killed X server leaves its lock and socket behind: they would use up display numbers.
+        if let Some(n) = self.display.strip_prefix(':') {
+            let _ = std::fs::remove_file(format!("/tmp/.X{n}-lock"));
+            let _ = std::fs::remove_file(format!("/tmp/.X11-unix/X{n}"));
+        }
+    }
+}
+
+/// Whether display `n` is free: no lock, or a lock left by an X server that is gone (Xvfb takes
+/// over a stale lock and socket by itself).
+fn display_free(n: u32) -> bool {
+    let Ok(lock) = std::fs::read_to_string(format!("/tmp/.X{n}-lock")) else {
+        return !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists();
+    };
+    match lock.trim().parse::<u32>() {
+        Ok(pid) => !Path::new(&format!("/proc/{pid}")).exists(),
+        Err(_) => false,
     }
 }
 
