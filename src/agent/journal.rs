@@ -27,27 +27,16 @@ pub fn play_logged(
     watch: &mut dyn Watch,
     play: impl FnOnce(&mut dyn Watch) -> Report,
 ) -> (Report, Option<PathBuf>) {
-    let dir = match crate::data::logs_dir() {
-        Ok(d) => d,
+    let opened = crate::data::logs_dir().and_then(|dir| {
+        let path = new_log(&dir)?;
+        let file = std::fs::File::create(&path)
+            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        Ok((path, file))
+    });
+    let (path, file) = match opened {
+        Ok(opened) => opened,
         Err(e) => {
             watch.log(&format!("no game log: {e}"));
-            return (play(watch), None);
-        }
-    };
-    let path = match new_log(&dir) {
-        Ok(p) => p,
-        Err(e) => {
-            watch.log(&format!("no game log: {e}"));
-            return (play(watch), None);
-        }
-    };
-    let file = match std::fs::File::create(&path) {
-        Ok(f) => f,
-        Err(e) => {
-            watch.log(&format!(
-                "no game log: cannot create {}: {e}",
-                path.display()
-            ));
             return (play(watch), None);
         }
     };
