@@ -8,10 +8,10 @@ use solitaire_agent::games::Chosen;
 #[command(
     name = "solitaire-agent",
     version = solitaire_agent::VERSION,
-    about = "Plays Pyramid and TriPeaks (Microsoft Solitaire Collection rules) by itself; solves their deals and peg solitaire",
+    about = "Plays Pyramid and TriPeaks (Microsoft Solitaire Collection rules) by itself; solves their deals, Spider deals and peg solitaire",
     long_about = "Plays Pyramid and TriPeaks (Microsoft Solitaire Collection rules) by itself, and \
-solves their deals (the fewest steps, or proof of none) and peg solitaire (solve --game peg --board \
-english|french|triangle).\n\n\
+solves their deals (the fewest steps, or proof of none), Spider deals with every card known (solve \
+--game spider) and peg solitaire (solve --game peg --board english|french|triangle).\n\n\
 Decks are text: 52 cards written rank then suit (A23456789TJQK + cdhs, `10` also for ten), in deal \
 order; any layout is accepted. Pyramid: the 28 pyramid cards row by row from the top, then the 24 \
 stock cards from the top of the stock. TriPeaks: the 28 tableau cards row by row from the peak tops \
@@ -29,7 +29,10 @@ enum Command {
     #[command(
         after_help = "Exit status: 0 when every deck was solved or proved unsolvable, 2 on bad input.\n\
 Pyramid steps: Draw, Recycle, a king alone like Kh, or a pair summing to 13 like 4c+9c.\n\
-TriPeaks steps: Draw, or a tableau card like 7h moved onto the waste."
+TriPeaks steps: Draw, or a tableau card like 7h moved onto the waste.\n\
+Spider (--game spider): a deck file of 104 cards, piles 1-10 each from its bottom card up, then the \
+stock's five deals of ten; steps 3>5 (pile 3's top card onto pile 5), 3>5x4 (its top four) or Deal. \
+The answer is a solution (not the shortest), proof of none, or undecided (\"decided\":false)."
     )]
     Solve {
         #[command(flatten)]
@@ -52,6 +55,8 @@ TriPeaks steps: Draw, or a tableau card like 7h moved onto the waste."
         goal: String,
         #[command(flatten)]
         peg: PegOptions,
+        #[command(flatten)]
+        spider: SpiderOptions,
     },
     /// Time the solver over deck files or seeded deals and print a table (default: Pyramid's
     /// 1500-deck corpus; other games: seeded deals 1-1000)
@@ -70,6 +75,8 @@ TriPeaks steps: Draw, or a tableau card like 7h moved onto the waste."
         /// board only; every line is replayed and must meet the goal)
         #[arg(long, value_name = "GOAL", default_value = "board")]
         goal: String,
+        #[command(flatten)]
+        spider: SpiderOptions,
     },
     /// Open the practice table: a playable window (titles "Pyramid Practice Table" and "TriPeaks
     /// Practice Table")
@@ -206,6 +213,8 @@ made, and its theme's picture (a few of its index corners)."
         /// The seed
         #[arg(long, value_name = "N")]
         seed: u64,
+        #[command(flatten)]
+        spider: SpiderOptions,
     },
     /// Read a frame of the table: every card with its identity (the board as text, or JSON)
     #[command(
@@ -305,7 +314,8 @@ columns of one suit, saved as a picture (DIR/groups.png) and listed; then you ty
 /// Which game.
 #[derive(clap::Args)]
 struct GameArg {
-    /// The game: pyramid or tripeaks; peg (peg solitaire) for solve and bench only
+    /// The game: pyramid or tripeaks; peg (peg solitaire) and spider for solve and bench only
+    /// (and spider's deal)
     #[arg(long, value_name = "NAME", default_value = "pyramid", value_parser = solitaire_agent::games::choose)]
     game: Chosen,
 }
@@ -319,8 +329,21 @@ impl GameArg {
                 "peg solitaire is a puzzle to solve (solve --game peg, bench --game peg): it has \
 no deal, practice table or agent",
             )),
+            Chosen::Spider => Err(cli::Failure::input(
+                "Spider is solved only (solve, deal and bench --game spider): it has no practice \
+table or agent yet",
+            )),
         }
     }
+}
+
+/// Spider's option.
+#[derive(clap::Args)]
+struct SpiderOptions {
+    /// Spider's number of suits: 1, 2 or 4 (solve: checked against the deck, which says it
+    /// otherwise; deal: 4 unless given; bench: each of 1, 2 and 4 unless given)
+    #[arg(long, value_name = "N", value_parser = solitaire_agent::games::spider::Suits::parse)]
+    suits: Option<solitaire_agent::games::spider::Suits>,
 }
 
 /// Peg solitaire's options of `solve`.
@@ -465,7 +488,25 @@ fn run(command: Option<Command>) -> cli::CliResult {
             threads: t,
             goal,
             peg,
+            spider,
         }) => match game.game {
+            Chosen::Spider => {
+                if goal != "board" {
+                    return Err(cli::Failure::input(
+                        "--goal is for Pyramid: Spider's goal is to clear the table",
+                    ));
+                }
+                cli::spider::solve(cli::spider::SpiderArgs {
+                    files,
+                    batch,
+                    json,
+                    suits: spider.suits,
+                    threads: threads(t),
+                })
+            }
+            _ if spider.suits.is_some() => Err(cli::Failure::input(
+                "--suits is Spider's: add --game spider",
+            )),
             Chosen::Peg => {
                 if goal != "board" {
                     return Err(cli::Failure::input(
@@ -579,7 +620,13 @@ fn run(command: Option<Command>) -> cli::CliResult {
                 deals,
             })
         }),
-        Some(Command::Deal { game, seed }) => {
+        Some(Command::Deal { game, seed, spider }) => {
+            if let Chosen::Spider = game.game {
+                return cli::spider::deal(seed, spider.suits);
+            }
+            if spider.suits.is_some() {
+                return Err(cli::Failure::input("--suits is Spider's: add --game spider"));
+            }
             game.cards()?;
             // Every game deals the same shuffled deck; the game says how its cards lie.
             println!("{}", solitaire_agent::cards::Deck::shuffled(seed));
@@ -650,7 +697,15 @@ fn run(command: Option<Command>) -> cli::CliResult {
             files,
             threads: t,
             goal,
+            spider,
         }) => match game.game {
+            Chosen::Spider if goal != "board" || !files.is_empty() => Err(cli::Failure::input(
+                "bench --game spider decides seeded deals (--seeds N, --suits): it takes no goal or files",
+            )),
+            Chosen::Spider => cli::spider::bench(seeds.unwrap_or(100), spider.suits, threads(t)),
+            _ if spider.suits.is_some() => Err(cli::Failure::input(
+                "--suits is Spider's: add --game spider",
+            )),
             Chosen::Peg if goal != "board" => Err(cli::Failure::input(
                 "--goal is for card games: peg solitaire takes --end",
             )),

@@ -8,6 +8,7 @@ pub mod peg;
 pub mod play;
 pub mod sets;
 pub mod solve;
+pub mod spider;
 pub mod table;
 pub mod vision;
 

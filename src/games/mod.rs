@@ -9,6 +9,7 @@
 pub mod key_hash;
 pub mod peg;
 pub mod pyramid;
+pub mod spider;
 pub mod tripeaks;
 
 use crate::agent::io::World;
@@ -173,11 +174,13 @@ pub fn window_titles() -> impl Iterator<Item = &'static str> {
         .chain(tables)
 }
 
-/// What `--game` names: one of the card games, or peg solitaire (a puzzle, solved only).
+/// What `--game` names: one of the card games, or a game that is solved only: peg solitaire
+/// (a puzzle) and Spider (no practice table or agent yet).
 #[derive(Clone, Copy)]
 pub enum Chosen {
     Cards(&'static dyn Game),
     Peg,
+    Spider,
 }
 
 /// The game named `name` (as `--game` takes it), or a message listing the names.
@@ -185,9 +188,12 @@ pub fn choose(name: &str) -> Result<Chosen, String> {
     if name.eq_ignore_ascii_case("peg") {
         return Ok(Chosen::Peg);
     }
+    if name.eq_ignore_ascii_case("spider") {
+        return Ok(Chosen::Spider);
+    }
     find(name)
         .map(Chosen::Cards)
-        .map_err(|e| format!("{e}, peg"))
+        .map_err(|e| format!("{e}, peg, spider"))
 }
 
 /// The card game named `name` (as `--game` takes it), or a message listing the names.

@@ -1,0 +1,256 @@
+//! `solve --game spider`, `deal --game spider` and `bench --game spider`: Spider with every card
+//! known. `solve` prints a solution, proof that none exists, or that the search ran out of room
+//! (the JSON line is the card games' contract, with `suits` and `decided`); `deal` prints a seeded
+//! deal as a deck file; `bench` decides seeded deals for each number of suits and prints a table.
+//! Every solution is replayed through the rules before it is printed or counted.
+
+use super::bench::{mib, peak_rss};
+use super::decks::read_text;
+use super::solve::{Contract, Stats};
+use super::{CliResult, Failure};
+use crate::games::spider::{rules, solver, SpiderDeck, Step, Suits};
+use rayon::prelude::*;
+use std::io::Write;
+use std::time::Instant;
+
+/// What `solve --game spider` was given.
+pub struct SpiderArgs {
+    pub files: Vec<String>,
+    pub batch: Option<String>,
+    pub json: bool,
+    pub suits: Option<Suits>,
+    pub threads: usize,
+}
+
+/// A deck and where it came from.
+struct Named {
+    source: String,
+    deck: SpiderDeck,
+}
+
+/// One deal's answer, its steps as text and checked by the rules.
+struct Solved {
+    answer: solver::Answer,
+    steps: Option<Vec<String>>,
+}
+
+fn solve_checked(deck: &SpiderDeck) -> Result<Solved, String> {
+    let answer = solver::solve(deck);
+    let steps: Option<Vec<String>> = answer
+        .steps
+        .as_ref()
+        .map(|s| s.iter().map(Step::to_string).collect());
+    if let Some(steps) = &steps {
+        rules::replay(deck, steps)
+            .map_err(|e| format!("internal error: the solution does not replay: {e}"))?;
+    }
+    Ok(Solved { answer, steps })
+}
+
+fn read_decks(args: &SpiderArgs) -> Result<Vec<Named>, Failure> {
+    let mut decks = Vec::new();
+    let mut errors = Vec::new();
+    match &args.batch {
+        Some(_) if !args.files.is_empty() => {
+            return Err(Failure::input(
+                "give either deck files or --batch FILE, not both",
+            ))
+        }
+        Some(path) => {
+            let text = read_text(path)?;
+            for (n, line) in text.lines().enumerate() {
+                let first = line.split('\t').next().unwrap_or("");
+                if first.trim().is_empty() || first.trim_start().starts_with('#') {
+                    continue;
+                }
+                match SpiderDeck::parse(first, args.suits) {
+                    Ok(deck) => decks.push(Named {
+                        source: format!("{path}:{}", n + 1),
+                        deck,
+                    }),
+                    Err(e) => errors.push(format!("{path}: line {}: {e}", n + 1)),
+                }
+            }
+            if decks.is_empty() && errors.is_empty() {
+                errors.push(format!("{path}: no deck in the file"));
+            }
+        }
+        None if args.files.is_empty() => {
+            return Err(Failure::input(
+                "no deck given: solve --game spider FILE... or --batch FILE (see --help)",
+            ))
+        }
+        None => {
+            for path in &args.files {
+                match read_text(path)
+                    .and_then(|t| SpiderDeck::parse(&t, args.suits).map_err(Failure::input))
+                {
+                    Ok(deck) => decks.push(Named {
+                        source: path.clone(),
+                        deck,
+                    }),
+                    Err(e) => errors.push(format!("{path}: {}", e.message)),
+                }
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(decks)
+    } else {
+        errors.truncate(10);
+        Err(Failure::input(errors.join("\n")))
+    }
+}
+
+/// One deal's answer as a JSON line: the contract, then the suits and whether it was decided.
+#[derive(serde::Serialize)]
+struct JsonAnswer {
+    #[serde(flatten)]
+    contract: Contract,
+    suits: usize,
+    decided: bool,
+    version: &'static str,
+}
+
+pub fn solve(args: SpiderArgs) -> CliResult {
+    let decks = read_decks(&args)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .expect("a thread pool");
+    let answers: Vec<Result<Solved, String>> =
+        pool.install(|| decks.par_iter().map(|d| solve_checked(&d.deck)).collect());
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for (named, solved) in decks.iter().zip(answers) {
+        let solved = solved.map_err(|message| Failure { message, status: 1 })?;
+        let a = &solved.answer;
+        let text = if args.json {
+            let line = JsonAnswer {
+                contract: Contract::new(
+                    named.deck.to_string(),
+                    solved.steps.clone(),
+                    a.states,
+                    a.millis,
+                ),
+                suits: named.deck.suits.count(),
+                decided: a.decided,
+                version: crate::VERSION,
+            };
+            serde_json::to_string(&line).expect("an answer serialises")
+        } else {
+            text_report(&named.source, &solved)
+        };
+        let _ = writeln!(out, "{text}");
+    }
+    Ok(())
+}
+
+fn text_report(source: &str, solved: &Solved) -> String {
+    let a = &solved.answer;
+    let stats = format!("{} positions, {:.1} ms", a.states, a.millis);
+    match (&solved.steps, a.decided) {
+        (Some(steps), _) => {
+            let mut text = format!("{source}: solved in {} steps ({stats})", steps.len());
+            for (i, step) in steps.iter().enumerate() {
+                text.push_str(&format!("\n{:4}. {step}", i + 1));
+            }
+            text
+        }
+        (None, true) => format!("{source}: no solution exists (every line searched; {stats})"),
+        (None, false) => format!(
+            "{source}: undecided: no solution found within {} positions, and none ruled out ({stats})",
+            solver::BUDGET
+        ),
+    }
+}
+
+/// `deal --game spider --seed N`: the seeded deal as a deck file.
+pub fn deal(seed: u64, suits: Option<Suits>) -> CliResult {
+    print!(
+        "{}",
+        SpiderDeck::shuffled(seed, suits.unwrap_or(Suits::Four)).layout()
+    );
+    Ok(())
+}
+
+/// `bench --game spider`: seeded deals 1..=N for each number of suits (or the one given),
+/// decided on `threads` threads, in a table.
+pub fn bench(seeds: u64, suits: Option<Suits>, threads: usize) -> CliResult {
+    let all = [Suits::One, Suits::Two, Suits::Four];
+    let chosen: Vec<Suits> = match suits {
+        Some(s) => vec![s],
+        None => all.to_vec(),
+    };
+    println!("Spider benchmark: seeded deals 1-{seeds} (deal --game spider --seed N), every card known, {threads} threads");
+    println!();
+    println!("| suits | deals | solved | proved unsolvable | undecided | mean ms | median ms | worst ms | mean steps |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    let mut failures = Vec::new();
+    let began = Instant::now();
+    for suits in chosen {
+        let answers: Vec<Result<Solved, String>> = pool.install(|| {
+            (1..=seeds)
+                .into_par_iter()
+                .map(|seed| solve_checked(&SpiderDeck::shuffled(seed, suits)))
+                .collect()
+        });
+        let (mut solved, mut none, mut undecided, mut steps) = (0, 0, 0, 0usize);
+        let mut millis = Vec::new();
+        for (seed, answer) in (1..=seeds).zip(answers) {
+            match answer {
+                Err(e) => failures.push(format!("{} suits, seed {seed}: {e}", suits.count())),
+                Ok(s) => {
+                    millis.push(s.answer.millis);
+                    match (&s.steps, s.answer.decided) {
+                        (Some(line), _) => {
+                            solved += 1;
+                            steps += line.len();
+                        }
+                        (None, true) => none += 1,
+                        (None, false) => undecided += 1,
+                    }
+                }
+            }
+        }
+        let stats = Stats::of(&millis);
+        println!(
+            "| {} | {seeds} | {solved} | {none} | {undecided} | {:.0} | {:.0} | {:.0} | {:.0} |",
+            suits.count(),
+            stats.mean,
+            stats.median,
+            stats.max,
+            steps as f64 / solved.max(1) as f64
+        );
+        let _ = std::io::stdout().flush();
+    }
+    println!();
+    println!("wall {:.1} s", began.elapsed().as_secs_f64());
+    match peak_rss() {
+        Some(bytes) => println!("peak memory of the process (VmHWM): {}", mib(bytes)),
+        None => println!("peak memory of the process: not available on this system"),
+    }
+    println!(
+        "solutions replayed through the rules: {}",
+        if failures.is_empty() {
+            "all"
+        } else {
+            "NOT all"
+        }
+    );
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        for f in &failures {
+            eprintln!("MISMATCH {f}");
+        }
+        Err(Failure {
+            message: format!("{} solutions did not replay", failures.len()),
+            status: 1,
+        })
+    }
+}
