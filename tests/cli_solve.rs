@@ -5,19 +5,8 @@ mod common;
 
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::{State, Step};
-use std::process::Command;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_solitaire-agent"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use common::run_cli as run;
 
 fn path(name: &str) -> String {
     common::deck_path(name).to_str().unwrap().to_string()

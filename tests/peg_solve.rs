@@ -2,34 +2,16 @@
 //! through the rules, proof of none, the count of solutions, and one clear message for each kind
 //! of bad input.
 
-use solitaire_agent::games::peg::{rules, Board, End, Kind};
-use std::process::Command;
+mod common;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_solitaire-agent"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use solitaire_agent::games::peg::{rules, Board, End, Kind};
+
+use common::{json_steps as steps, run_cli as run};
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (status, stdout, stderr) = run(args);
     assert_eq!(status, 0, "{stderr}");
     serde_json::from_str(stdout.trim()).unwrap()
-}
-
-fn steps(line: &serde_json::Value) -> Vec<String> {
-    line["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_str().unwrap().to_string())
-        .collect()
 }
 
 /// The English board from its centre, and from a corner of an arm ending anywhere: solutions of

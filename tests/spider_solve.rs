@@ -2,21 +2,12 @@
 //! two and four suits that replay through the rules, proof of none for a deal that can never move,
 //! the seed's deal won, and one clear message for each kind of bad input.
 
+mod common;
+
 use solitaire_agent::cards::{Card, Rank, Suit};
 use solitaire_agent::games::spider::{rules, SpiderDeck, Suits};
-use std::process::Command;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_solitaire-agent"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{json_steps as steps, run_cli as run};
 
 fn lines(args: &[&str]) -> Vec<serde_json::Value> {
     let (status, stdout, stderr) = run(args);
@@ -24,15 +15,6 @@ fn lines(args: &[&str]) -> Vec<serde_json::Value> {
     stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn steps(line: &serde_json::Value) -> Vec<String> {
-    line["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_str().unwrap().to_string())
         .collect()
 }
 

@@ -203,6 +203,31 @@ pub fn run(args: BenchArgs) -> CliResult {
     Ok(())
 }
 
+/// The end of a bench that replays its solutions: the process's peak memory, whether every
+/// solution replayed, and each one that did not (exit status 1 then).
+pub fn end_with_replays(failures: &[String]) -> CliResult {
+    match peak_rss() {
+        Some(bytes) => println!("peak memory of the process (VmHWM): {}", mib(bytes)),
+        None => println!("peak memory of the process: not available on this system"),
+    }
+    let all = failures.is_empty();
+    println!(
+        "solutions replayed through the rules: {}",
+        if all { "all" } else { "NOT all" }
+    );
+    for f in failures {
+        eprintln!("MISMATCH {f}");
+    }
+    if all {
+        Ok(())
+    } else {
+        Err(Failure {
+            message: format!("{} solutions did not replay", failures.len()),
+            status: 1,
+        })
+    }
+}
+
 pub fn mib(bytes: usize) -> String {
     format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
 }

@@ -4,7 +4,7 @@
 //! solutions; `bench` decides every start square of every board and counts the English centre
 //! game's solutions, replaying every solution through the rules.
 
-use super::bench::{mib, peak_rss};
+use super::bench::end_with_replays;
 use super::solve::Contract;
 use super::{CliResult, Failure};
 use crate::games::peg::{count, rules, solver, Board, End, Kind};
@@ -201,27 +201,5 @@ pub fn bench() -> CliResult {
         "solutions of the English centre game (d4 to d4): {n} ({:.2} s)",
         counted.elapsed().as_secs_f64()
     );
-    match peak_rss() {
-        Some(bytes) => println!("peak memory of the process (VmHWM): {}", mib(bytes)),
-        None => println!("peak memory of the process: not available on this system"),
-    }
-    println!(
-        "solutions replayed through the rules: {}",
-        if failures.is_empty() {
-            "all"
-        } else {
-            "NOT all"
-        }
-    );
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        for f in &failures {
-            eprintln!("MISMATCH {f}");
-        }
-        Err(Failure {
-            message: format!("{} solutions did not replay", failures.len()),
-            status: 1,
-        })
-    }
+    end_with_replays(&failures)
 }

@@ -4,7 +4,7 @@
 //! deal as a deck file; `bench` decides seeded deals for each number of suits and prints a table.
 //! Every solution is replayed through the rules before it is printed or counted.
 
-use super::bench::{mib, peak_rss};
+use super::bench::end_with_replays;
 use super::decks::read_text;
 use super::solve::{Contract, Stats};
 use super::{CliResult, Failure};
@@ -230,27 +230,5 @@ pub fn bench(seeds: u64, suits: Option<Suits>, threads: usize) -> CliResult {
     }
     println!();
     println!("wall {:.1} s", began.elapsed().as_secs_f64());
-    match peak_rss() {
-        Some(bytes) => println!("peak memory of the process (VmHWM): {}", mib(bytes)),
-        None => println!("peak memory of the process: not available on this system"),
-    }
-    println!(
-        "solutions replayed through the rules: {}",
-        if failures.is_empty() {
-            "all"
-        } else {
-            "NOT all"
-        }
-    );
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        for f in &failures {
-            eprintln!("MISMATCH {f}");
-        }
-        Err(Failure {
-            message: format!("{} solutions did not replay", failures.len()),
-            status: 1,
-        })
-    }
+    end_with_replays(&failures)
 }

@@ -1,5 +1,6 @@
-//! Helpers shared by the integration tests: the test decks, and replaying a solution through the
-//! rules module (`pyramid::State::apply`), which shares no code with the solver's move generation.
+//! Helpers shared by the integration tests: running the command, the test decks, and replaying a
+//! solution through the rules module (`pyramid::State::apply`), which shares no code with the
+//! solver's move generation.
 
 #![allow(dead_code)]
 
@@ -8,6 +9,29 @@ pub mod desktop;
 use solitaire_agent::agent::sim::SimView;
 use solitaire_agent::games::pyramid::table::game::{PyramidView, Table};
 use solitaire_agent::table::render::Renderer;
+
+/// Runs `solitaire-agent ARGS`: its exit status, stdout and stderr.
+pub fn run_cli(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_solitaire-agent"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The `steps` of a JSON line of the contract.
+pub fn json_steps(line: &serde_json::Value) -> Vec<String> {
+    line["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
 
 /// Pyramid's table in-process as the agent's world, `width`×`height` at display `scale`.
 pub fn pyramid_sim(

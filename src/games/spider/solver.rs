@@ -129,23 +129,36 @@ impl Position {
             while count < up && (count == 0 || pile[n - count - 1] == pile[n - count] + 1) {
                 count += 1;
                 let base = rank(pile[n - count]);
-                for to in 0..PILES {
-                    let fits = match self.piles[to].last() {
-                        None => true,
-                        Some(&top) => rank(top) == base + 1,
-                    };
-                    if to != from && fits {
-                        out.push(Step::Move {
-                            from: from as u8,
-                            to: to as u8,
-                            count: count as u8,
-                        });
-                    }
-                }
+                self.moves_to(
+                    from,
+                    count,
+                    |top| top.is_none_or(|t| rank(t) == base + 1),
+                    out,
+                );
             }
         }
         if self.can_deal() {
             out.push(Step::Deal);
+        }
+    }
+
+    /// Moves of `count` cards from pile `from` onto every other pile whose top card (`None` when
+    /// empty) `fits` takes.
+    fn moves_to(
+        &self,
+        from: usize,
+        count: usize,
+        fits: impl Fn(Option<Code>) -> bool,
+        out: &mut Vec<Step>,
+    ) {
+        for to in 0..PILES {
+            if to != from && fits(self.piles[to].last().copied()) {
+                out.push(Step::Move {
+                    from: from as u8,
+                    to: to as u8,
+                    count: count as u8,
+                });
+            }
         }
     }
 
@@ -156,9 +169,9 @@ impl Position {
     /// The moves worth trying, each perhaps several steps: a descending sequence off the top of a
     /// pile (runs of one suit, each resting on the next higher card of another suit), carried
     /// across through empty piles when it is more than one run. A sequence resting on the next
-    /// higher card (of any suit) moves only onto the next higher card of its own suit; one at a
-    /// pile's bottom does not move into an empty pile. Written as `Move { count }` with the cards
-    /// moved; [`Position::expand`] gives the steps.
+    /// higher card moves only onto the next higher card of its own suit, or (resting on another
+    /// suit) into an empty pile; one at a pile's bottom does not move into an empty pile. Written
+    /// as `Move { count }` with the cards moved; [`Position::expand`] gives the steps.
     fn sensible_moves(&self, out: &mut Vec<Step>) {
         out.clear();
         let empties = self.piles.iter().filter(|p| p.is_empty()).count();
@@ -185,23 +198,12 @@ impl Position {
                 let resting = at > self.down[from] as usize && rank(pile[at - 1]) == rank(base) + 1;
                 // The part of a run of one suit stays together but for joining its own suit.
                 let in_run = resting && pile[at - 1] == base + 1;
-                for to in 0..PILES {
-                    if to == from {
-                        continue;
-                    }
-                    let fits = match self.piles[to].last() {
-                        None => !in_run && at > 0 && runs <= empties,
-                        Some(&top) if resting => top == base + 1,
-                        Some(&top) => rank(top) == rank(base) + 1,
-                    };
-                    if fits {
-                        out.push(Step::Move {
-                            from: from as u8,
-                            to: to as u8,
-                            count: count as u8,
-                        });
-                    }
-                }
+                let fits = |top: Option<Code>| match top {
+                    None => !in_run && at > 0 && runs <= empties,
+                    Some(top) if resting => top == base + 1,
+                    Some(top) => rank(top) == rank(base) + 1,
+                };
+                self.moves_to(from, count, fits, out);
             }
         }
         if self.can_deal() {
