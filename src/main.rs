@@ -344,6 +344,21 @@ struct SpiderOptions {
     /// otherwise; deal: 4 unless given; bench: each of 1, 2 and 4 unless given)
     #[arg(long, value_name = "N", value_parser = solitaire_agent::games::spider::Suits::parse)]
     suits: Option<solitaire_agent::games::spider::Suits>,
+    /// Spider's search budget for solve and bench: positions searched before a deal is called
+    /// undecided (default 1000000)
+    #[arg(long, value_name = "POSITIONS")]
+    budget: Option<u64>,
+}
+
+impl SpiderOptions {
+    /// Whether a Spider option was given (to another game, it is an error).
+    fn given(&self) -> bool {
+        self.suits.is_some() || self.budget.is_some()
+    }
+    fn budget(&self) -> u64 {
+        self.budget
+            .unwrap_or(solitaire_agent::games::spider::solver::BUDGET)
+    }
 }
 
 /// Peg solitaire's options of `solve`.
@@ -501,11 +516,12 @@ fn run(command: Option<Command>) -> cli::CliResult {
                     batch,
                     json,
                     suits: spider.suits,
+                    budget: spider.budget(),
                     threads: threads(t),
                 })
             }
-            _ if spider.suits.is_some() => Err(cli::Failure::input(
-                "--suits is Spider's: add --game spider",
+            _ if spider.given() => Err(cli::Failure::input(
+                "--suits and --budget are Spider's: add --game spider",
             )),
             Chosen::Peg => {
                 if goal != "board" {
@@ -624,8 +640,10 @@ fn run(command: Option<Command>) -> cli::CliResult {
             if let Chosen::Spider = game.game {
                 return cli::spider::deal(seed, spider.suits);
             }
-            if spider.suits.is_some() {
-                return Err(cli::Failure::input("--suits is Spider's: add --game spider"));
+            if spider.given() {
+                return Err(cli::Failure::input(
+                    "--suits and --budget are Spider's: add --game spider",
+                ));
             }
             game.cards()?;
             // Every game deals the same shuffled deck; the game says how its cards lie.
@@ -702,9 +720,14 @@ fn run(command: Option<Command>) -> cli::CliResult {
             Chosen::Spider if goal != "board" || !files.is_empty() => Err(cli::Failure::input(
                 "bench --game spider decides seeded deals (--seeds N, --suits): it takes no goal or files",
             )),
-            Chosen::Spider => cli::spider::bench(seeds.unwrap_or(100), spider.suits, threads(t)),
-            _ if spider.suits.is_some() => Err(cli::Failure::input(
-                "--suits is Spider's: add --game spider",
+            Chosen::Spider => cli::spider::bench(
+                seeds.unwrap_or(100),
+                spider.suits,
+                spider.budget(),
+                threads(t),
+            ),
+            _ if spider.given() => Err(cli::Failure::input(
+                "--suits and --budget are Spider's: add --game spider",
             )),
             Chosen::Peg if goal != "board" => Err(cli::Failure::input(
                 "--goal is for card games: peg solitaire takes --end",

@@ -116,7 +116,8 @@ fn a_deal_that_cannot_move_is_proved_unsolvable() {
 }
 
 /// The seed's deal (its four unseen cards placed in one of their orders), which its author could
-/// not win: a deck of four suits, and the search wins it with steps that replay.
+/// not win: a deck of four suits, and the search wins it with steps that replay; within a budget
+/// too small it is undecided.
 #[test]
 fn the_seed_deal_is_won() {
     let path = concat!(
@@ -128,6 +129,11 @@ fn the_seed_deal_is_won() {
     let line = &lines(&["solve", "--game", "spider", "--json", path])[0];
     assert_eq!(line["solvable"], true, "{line}");
     rules::replay(&deck, &steps(line)).unwrap();
+    // With too small a budget it is undecided, not unsolvable.
+    let line = &lines(&["solve", "--game", "spider", "--json", "--budget", "1000", path])[0];
+    assert_eq!(line["solvable"], false);
+    assert_eq!(line["decided"], false);
+    assert_eq!(line["states"], 1000);
 }
 
 #[test]

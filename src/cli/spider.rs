@@ -19,6 +19,8 @@ pub struct SpiderArgs {
     pub batch: Option<String>,
     pub json: bool,
     pub suits: Option<Suits>,
+    /// Positions searched before a deal is called undecided.
+    pub budget: u64,
     pub threads: usize,
 }
 
@@ -34,8 +36,8 @@ struct Solved {
     steps: Option<Vec<String>>,
 }
 
-fn solve_checked(deck: &SpiderDeck) -> Result<Solved, String> {
-    let answer = solver::solve(deck);
+fn solve_checked(deck: &SpiderDeck, budget: u64) -> Result<Solved, String> {
+    let answer = solver::solve_within(deck, budget);
     let steps: Option<Vec<String>> = answer
         .steps
         .as_ref()
@@ -118,8 +120,12 @@ pub fn solve(args: SpiderArgs) -> CliResult {
         .num_threads(args.threads)
         .build()
         .expect("a thread pool");
-    let answers: Vec<Result<Solved, String>> =
-        pool.install(|| decks.par_iter().map(|d| solve_checked(&d.deck)).collect());
+    let answers: Vec<Result<Solved, String>> = pool.install(|| {
+        decks
+            .par_iter()
+            .map(|d| solve_checked(&d.deck, args.budget))
+            .collect()
+    });
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for (named, solved) in decks.iter().zip(answers) {
@@ -139,14 +145,14 @@ pub fn solve(args: SpiderArgs) -> CliResult {
             };
             serde_json::to_string(&line).expect("an answer serialises")
         } else {
-            text_report(&named.source, &solved)
+            text_report(&named.source, &solved, args.budget)
         };
         let _ = writeln!(out, "{text}");
     }
     Ok(())
 }
 
-fn text_report(source: &str, solved: &Solved) -> String {
+fn text_report(source: &str, solved: &Solved, budget: u64) -> String {
     let a = &solved.answer;
     let stats = format!("{} positions, {:.1} ms", a.states, a.millis);
     match (&solved.steps, a.decided) {
@@ -159,8 +165,7 @@ fn text_report(source: &str, solved: &Solved) -> String {
         }
         (None, true) => format!("{source}: no solution exists (every line searched; {stats})"),
         (None, false) => format!(
-            "{source}: undecided: no solution found within {} positions, and none ruled out ({stats})",
-            solver::BUDGET
+            "{source}: undecided: no solution found within {budget} positions, and none ruled out ({stats})"
         ),
     }
 }
@@ -176,13 +181,13 @@ pub fn deal(seed: u64, suits: Option<Suits>) -> CliResult {
 
 /// `bench --game spider`: seeded deals 1..=N for each number of suits (or the one given),
 /// decided on `threads` threads, in a table.
-pub fn bench(seeds: u64, suits: Option<Suits>, threads: usize) -> CliResult {
+pub fn bench(seeds: u64, suits: Option<Suits>, budget: u64, threads: usize) -> CliResult {
     let all = [Suits::One, Suits::Two, Suits::Four];
     let chosen: Vec<Suits> = match suits {
         Some(s) => vec![s],
         None => all.to_vec(),
     };
-    println!("Spider benchmark: seeded deals 1-{seeds} (deal --game spider --seed N), every card known, {threads} threads");
+    println!("Spider benchmark: seeded deals 1-{seeds} (deal --game spider --seed N), every card known, budget {budget} positions, {threads} threads");
     println!();
     println!("| suits | deals | solved | proved unsolvable | undecided | mean ms | median ms | worst ms | mean steps |");
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -196,7 +201,7 @@ pub fn bench(seeds: u64, suits: Option<Suits>, threads: usize) -> CliResult {
         let answers: Vec<Result<Solved, String>> = pool.install(|| {
             (1..=seeds)
                 .into_par_iter()
-                .map(|seed| solve_checked(&SpiderDeck::shuffled(seed, suits)))
+                .map(|seed| solve_checked(&SpiderDeck::shuffled(seed, suits), budget))
                 .collect()
         });
         let (mut solved, mut none, mut undecided, mut steps) = (0, 0, 0, 0usize);
