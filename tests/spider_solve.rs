@@ -130,7 +130,9 @@ fn the_seed_deal_is_won() {
     assert_eq!(line["solvable"], true, "{line}");
     rules::replay(&deck, &steps(line)).unwrap();
     // With too small a budget it is undecided, not unsolvable.
-    let line = &lines(&["solve", "--game", "spider", "--json", "--budget", "1000", path])[0];
+    let line = &lines(&[
+        "solve", "--game", "spider", "--json", "--budget", "1000", path,
+    ])[0];
     assert_eq!(line["solvable"], false);
     assert_eq!(line["decided"], false);
     assert_eq!(line["states"], 1000);
