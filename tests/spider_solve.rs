@@ -27,8 +27,8 @@ fn scratch(name: &str, text: &str) -> String {
 }
 
 /// Seeded deals of one, two and four suits, written by `deal` and solved from the files in one
-/// batch: every line holds the contract's fields, and every solution replays through the rules
-/// to a cleared table.
+/// batch: every line holds the contract's fields, every solution replays through the rules to a
+/// cleared table, and the batch ends with its summary on stderr.
 #[test]
 fn seeded_deals_are_solved_and_replay() {
     let cases = [(3, Suits::One), (2, Suits::Two), (2, Suits::Four)];
@@ -50,7 +50,17 @@ fn seeded_deals_are_solved_and_replay() {
         batch.push_str(&format!("{deck}\n"));
     }
     let path = scratch("batch.txt", &batch);
-    let answers = lines(&["solve", "--game", "spider", "--json", "--batch", &path]);
+    let (status, answers, summary) =
+        run(&["solve", "--game", "spider", "--json", "--batch", &path]);
+    assert_eq!(status, 0, "{summary}");
+    assert!(
+        summary.contains("3 decks, 3 solved, 0 proved unsolvable, 0 undecided"),
+        "{summary}"
+    );
+    let answers: Vec<serde_json::Value> = answers
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(answers.len(), 3);
     for ((seed, suits), line) in cases.iter().zip(&answers) {
         for field in ["deck", "solvable", "length", "steps", "states", "millis"] {

@@ -87,7 +87,18 @@ pub fn solve_in_order(
     goal: &str,
     decks: &[NamedDeck],
     threads: usize,
-    mut each: impl FnMut(usize, Answer),
+    each: impl FnMut(usize, Answer),
+) {
+    in_order(decks, threads, |d| game.solve_goal(&d.deck, goal), each)
+}
+
+/// Works on every item on `threads` threads and hands the results over in input order, each as
+/// soon as it and those before it are done.
+pub fn in_order<I: Sync, A: Send>(
+    items: &[I],
+    threads: usize,
+    work: impl Fn(&I) -> A + Sync,
+    mut each: impl FnMut(usize, A),
 ) {
     use rayon::prelude::*;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -96,22 +107,23 @@ pub fn solve_in_order(
         .expect("a thread pool");
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
+        let work = &work;
         scope.spawn(move || {
             pool.install(|| {
-                decks
+                items
                     .par_iter()
                     .enumerate()
-                    .for_each_with(tx, |tx, (i, d)| {
-                        let _ = tx.send((i, game.solve_goal(&d.deck, goal)));
+                    .for_each_with(tx, |tx, (i, item)| {
+                        let _ = tx.send((i, work(item)));
                     })
             })
         });
         let mut waiting = std::collections::BTreeMap::new();
         let mut next = 0;
-        for (i, solution) in rx {
-            waiting.insert(i, solution);
-            while let Some(solution) = waiting.remove(&next) {
-                each(next, solution);
+        for (i, result) in rx {
+            waiting.insert(i, result);
+            while let Some(result) = waiting.remove(&next) {
+                each(next, result);
                 next += 1;
             }
         }
@@ -217,7 +229,8 @@ pub fn text_report(deck: &NamedDeck, solution: &Answer) -> String {
     }
 }
 
-fn bar(done: usize, total: usize) -> String {
+/// A progress bar of `done` of `total`.
+pub fn bar(done: usize, total: usize) -> String {
     let width = 30;
     let filled = done * width / total.max(1);
     format!("[{}{}]", "#".repeat(filled), " ".repeat(width - filled))

@@ -6,11 +6,11 @@
 
 use super::bench::end_with_replays;
 use super::decks::read_text;
-use super::solve::{Contract, Stats};
+use super::solve::{bar, in_order, Contract, Stats};
 use super::{CliResult, Failure};
 use crate::games::spider::{rules, solver, SpiderDeck, Step, Suits};
 use rayon::prelude::*;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 /// What `solve --game spider` was given.
@@ -116,26 +116,33 @@ struct JsonAnswer {
 
 pub fn solve(args: SpiderArgs) -> CliResult {
     let decks = read_decks(&args)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()
-        .expect("a thread pool");
-    let answers: Vec<Result<Solved, String>> = pool.install(|| {
-        decks
-            .par_iter()
-            .map(|d| solve_checked(&d.deck, args.budget))
-            .collect()
-    });
+    let progress = args.batch.is_some() && std::io::stderr().is_terminal();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for (named, solved) in decks.iter().zip(answers) {
-        let solved = solved.map_err(|message| Failure { message, status: 1 })?;
-        let a = &solved.answer;
+    let wall = Instant::now();
+    let (mut millis, mut solved, mut none, mut wrong) = (Vec::new(), 0, 0, Vec::new());
+    let work = |d: &Named| solve_checked(&d.deck, args.budget);
+    in_order(&decks, args.threads, work, |i, result| {
+        let named = &decks[i];
+        let solved_deal = match result {
+            Ok(s) => s,
+            Err(e) => {
+                wrong.push(format!("{}: {e}", named.source));
+                return;
+            }
+        };
+        let a = &solved_deal.answer;
+        millis.push(a.millis);
+        match (&solved_deal.steps, a.decided) {
+            (Some(_), _) => solved += 1,
+            (None, true) => none += 1,
+            (None, false) => {}
+        }
         let text = if args.json {
             let line = JsonAnswer {
                 contract: Contract::new(
                     named.deck.to_string(),
-                    solved.steps.clone(),
+                    solved_deal.steps.clone(),
                     a.states,
                     a.millis,
                 ),
@@ -145,11 +152,39 @@ pub fn solve(args: SpiderArgs) -> CliResult {
             };
             serde_json::to_string(&line).expect("an answer serialises")
         } else {
-            text_report(&named.source, &solved, args.budget)
+            text_report(&named.source, &solved_deal, args.budget)
         };
+        // Each answer goes out as soon as it is known; a closed pipe (`| head`) is no panic.
         let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+        if progress {
+            eprint!("\r{} {}/{}", bar(i + 1, decks.len()), i + 1, decks.len());
+        }
+    });
+    if args.batch.is_some() {
+        if progress {
+            eprintln!();
+        }
+        let stats = Stats::of(&millis);
+        eprintln!(
+            "{} decks, {solved} solved, {none} proved unsolvable, {} undecided; solver time total {:.2} s, mean {:.2} ms, median {:.2} ms, max {:.2} ms; wall {:.2} s",
+            millis.len(),
+            millis.len() - solved - none,
+            stats.total / 1000.0,
+            stats.mean,
+            stats.median,
+            stats.max,
+            wall.elapsed().as_secs_f64()
+        );
     }
-    Ok(())
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure {
+            message: wrong.join("\n"),
+            status: 1,
+        })
+    }
 }
 
 fn text_report(source: &str, solved: &Solved, budget: u64) -> String {
