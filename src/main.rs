@@ -378,6 +378,13 @@ struct PegOptions {
     count: bool,
 }
 
+impl PegOptions {
+    /// Whether a peg solitaire option was given (to another game, it is an error).
+    fn given(&self) -> bool {
+        self.board.is_some() || self.start.is_some() || self.end.is_some() || self.count
+    }
+}
+
 /// Faults the table injects, for testing players.
 #[derive(clap::Args)]
 struct FaultArgs {
@@ -505,6 +512,9 @@ fn run(command: Option<Command>) -> cli::CliResult {
             peg,
             spider,
         }) => match game.game {
+            Chosen::Spider if peg.given() => Err(cli::Failure::input(
+                "--board, --start, --end and --count are peg solitaire's: add --game peg",
+            )),
             Chosen::Spider => {
                 if goal != "board" {
                     return Err(cli::Failure::input(
@@ -522,6 +532,9 @@ fn run(command: Option<Command>) -> cli::CliResult {
             }
             _ if spider.given() => Err(cli::Failure::input(
                 "--suits and --budget are Spider's: add --game spider",
+            )),
+            Chosen::Cards(_) if peg.given() => Err(cli::Failure::input(
+                "--board, --start, --end and --count are peg solitaire's: add --game peg",
             )),
             Chosen::Peg => {
                 if goal != "board" {
@@ -543,11 +556,6 @@ fn run(command: Option<Command>) -> cli::CliResult {
                 })
             }
             Chosen::Cards(game) => {
-                if peg.board.is_some() || peg.start.is_some() || peg.end.is_some() || peg.count {
-                    return Err(cli::Failure::input(
-                        "--board, --start, --end and --count are peg solitaire's: add --game peg",
-                    ));
-                }
                 cli::solve::run(cli::solve::SolveArgs {
                     game,
                     files,

@@ -171,6 +171,12 @@ fn bad_input_gets_one_clear_message() {
         ),
         (
             vec![
+                "solve", "--game", "spider", "--board", "english", &two_alike,
+            ],
+            "add --game peg",
+        ),
+        (
+            vec![
                 "solve",
                 "--game",
                 "spider",
