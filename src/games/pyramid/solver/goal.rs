@@ -51,6 +51,10 @@ pub struct Counts {
     needs: Vec<Need>,
     /// The pyramid is not yet cleared at the start.
     apex_left: bool,
+    /// No line from the start clears the pyramid (`limit_rows`): the apex is never removed.
+    apex_stays: bool,
+    /// The most rows, counted from the bottom, that any line from the start clears (`limit_rows`).
+    most_rows: usize,
 }
 
 impl Counts {
@@ -127,6 +131,8 @@ impl Counts {
             start_pyramid,
             start_flags: flags_of(problem.start),
             apex_left: start_pyramid & 1 != 0,
+            apex_stays: false,
+            most_rows: ROWS,
             bonus_won,
             rows,
             row_count,
@@ -134,12 +140,27 @@ impl Counts {
         }
     }
 
+    /// Records that no line from the start clears more than `rows` rows (counted from the
+    /// bottom, of all seven): the rows above, and their bonus, are out of every bound; when the
+    /// pyramid is never cleared, so is the apex.
+    pub fn limit_rows(&mut self, rows: usize) {
+        self.most_rows = rows;
+        self.apex_stays = rows < ROWS && self.apex_left;
+    }
+
+    /// Rows emptied, from the bottom.
+    fn rows_cleared(&self, key: Key) -> usize {
+        ROWS - self.row_count[shape_of(key) as usize] as usize
+    }
+
     /// The shape's rows that the cards left could still clear, from the bottom up (rows clear
     /// only in that order).
     fn clearable(&self, key: Key) -> &[Rows] {
         let s = shape_of(key) as usize;
         let flags = flags_of(key);
-        let list = &self.rows[s][..self.row_count[s] as usize];
+        let n =
+            (self.row_count[s] as usize).min(self.most_rows.saturating_sub(self.rows_cleared(key)));
+        let list = &self.rows[s][..n];
         let n = list
             .iter()
             .take_while(|rows| {
@@ -171,9 +192,9 @@ impl Counts {
     }
 
     /// The most removals still possible: each king, and per pair of values summing to 13 as many
-    /// pairs as the scarcer value has cards left.
+    /// pairs as the scarcer value has cards left (the apex not among them when it stays).
     fn removals_left(&self, key: Key) -> u32 {
-        let (pyramid, flags) = (self.pyramid(key), flags_of(key));
+        let (pyramid, flags) = (self.pyramid(key) & !(self.apex_stays as u32), flags_of(key));
         let left = |v: usize| {
             (pyramid & self.problem.pyramid_by_value[v]).count_ones()
                 + (flags & self.problem.stock_by_value[v]).count_ones()
@@ -238,10 +259,12 @@ impl Counts {
             && count >= self.removed_of(value, start) + self.left_of(value, start)
     }
 
-    /// Cards of `value` still in play that could be removed: each needs its own partner (a king
-    /// none).
-    fn removable_of(&self, value: u8, key: Key) -> u32 {
-        let left = self.left_of(value, key);
+    /// Cards of the cones' value still in play that could be removed: stock and waste cards,
+    /// and pyramid cards whose cone could be cleared; each needs its own partner (a king none).
+    fn removable_of(&self, cones: &Cones, key: Key) -> u32 {
+        let value = cones.value;
+        let in_stock = (flags_of(key) & self.problem.stock_by_value[value as usize]).count_ones();
+        let left = in_stock + cones.removable_in_pyramid(self, key);
         if value == 13 {
             left
         } else {
@@ -249,37 +272,31 @@ impl Counts {
         }
     }
 
-    /// The fewest steps that remove `more` cards of `value`: one removal each (a value never pairs
-    /// with itself), and a pyramid card only once the cards over it are gone, two a step at most.
-    fn steps_for_cards(&self, value: u8, more: u32, key: Key, cones: &[[u8; 4]]) -> u32 {
+    /// The fewest steps that remove `more` cards of the cones' value: one removal each (a value
+    /// never pairs with itself), and a pyramid card only once the cards over it are gone, two a
+    /// step at most.
+    fn steps_for_cards(&self, cones: &Cones, more: u32, key: Key) -> u32 {
         if more == 0 {
             return 0;
         }
-        let pyramid = self.pyramid(key);
         let mut costs = [u32::MAX; 8];
-        let mut n = 0;
-        let all = self.problem.pyramid_by_value[value as usize];
-        let mut bits = pyramid & all;
-        while bits != 0 {
-            let p = bits.trailing_zeros();
-            bits &= bits - 1;
-            let i = (all & ((1 << p) - 1)).count_ones() as usize;
-            costs[n] = cones[shape_of(key) as usize][i] as u32;
-            n += 1;
+        let all = self.problem.pyramid_by_value[cones.value as usize];
+        for (i, cost) in costs.iter_mut().enumerate().take(all.count_ones() as usize) {
+            *cost = cones.cost(key, i).unwrap_or(u32::MAX);
         }
+        let mut n = 4;
         let (flags, stock, cycle) = (flags_of(key), stock_of(key), cycle_of(key));
-        let mut bits = flags & self.problem.stock_by_value[value as usize];
+        let mut bits = flags & self.problem.stock_by_value[cones.value as usize];
         while bits != 0 {
             let s = bits.trailing_zeros();
             bits &= bits - 1;
             costs[n] = stock_card_cost(flags, stock, cycle, s);
             n += 1;
         }
-        let costs = &mut costs[..n];
         costs.sort_unstable();
         match costs.get(more as usize - 1) {
-            Some(&c) => c.max(more),
-            None => u32::MAX / 4,
+            Some(&c) if c != u32::MAX => c.max(more),
+            _ => u32::MAX / 4,
         }
     }
 }
@@ -298,7 +315,11 @@ fn stock_card_cost(flags: u32, stock: u32, cycle: u32, s: u32) -> u32 {
     }
     let down_the_waste = between(s + 1, stock) + 1;
     if cycle < 2 {
-        let round_again = between(stock, STOCK_SLOTS as u32) + 1 + between(0, s) + 1;
+        // Round again: the cards ahead pass, the stock is turned over, the cards before `s` pass.
+        // Before the turn, one step can take a card ahead and one behind together (the stock's
+        // top with the waste's), so only the larger of the two counts in full.
+        let (ahead, behind) = (between(stock, STOCK_SLOTS as u32), between(0, s));
+        let round_again = ahead.max(behind) + 2;
         down_the_waste.min(round_again)
     } else {
         down_the_waste
@@ -336,25 +357,29 @@ impl Target for Points<'_> {
     }
 }
 
-/// Remove at least `count` cards of `value`.
-pub struct Cards<'c> {
-    counts: &'c Counts,
+/// Per shape, for each pyramid card of one value (in position order, at most four): what
+/// removing it takes. Its cone (the cards over it) goes first, then the card: every card of
+/// that set pairs with another of the set that it does not cover, or else with a partner from
+/// outside, which is never a card the removed one covers (that one stays until after it).
+pub struct Cones {
     value: u8,
-    count: u32,
-    /// Every line to the goal clears the pyramid (`Counts::needs_the_apex`).
-    clears: bool,
-    /// Per shape, for each pyramid card of `value` (in position order): the fewest steps that
-    /// remove it, the cards over it first (kings alone, the others paired among themselves where
-    /// they can be, else one step each).
-    cones: Vec<[u8; 4]>,
+    /// Per shape and card: the fewest steps (kings alone, the others paired among themselves where
+    /// they can be, else one step each); 0 for a card gone, or an apex that stays.
+    steps: Vec<[u8; 4]>,
+    /// Per shape and card: its partners' needs, `needs[from..to]`, from the stock and waste.
+    ranges: Vec<[(u32, u32); 4]>,
+    needs: Vec<Need>,
 }
 
-impl<'c> Cards<'c> {
-    pub fn new(counts: &'c Counts, value: u8, count: u32, clears: bool) -> Self {
+impl Cones {
+    pub fn new(counts: &Counts, value: u8) -> Cones {
         let (shapes, problem) = (Shapes::get(), &counts.problem);
         let positions = |m: u32| (0..28).filter(|&p| m >> p & 1 == 1).collect::<Vec<usize>>();
         let mut cache: std::collections::HashMap<(usize, u32), u32> = Default::default();
-        let mut steps_for = |set: u32| {
+        let mut needs = Vec::new();
+        // The fewest steps that remove `set` (a card and its cone), and the needs of its unpaired
+        // cards given the pyramid cards `outside` that may partner them.
+        let mut removing = |set: u32, outside: u32, needs: &mut Vec<Need>| {
             let mut steps = (set & problem.king_positions).count_ones();
             for low in 1..=6usize {
                 let (a, b) = (
@@ -364,31 +389,92 @@ impl<'c> Cards<'c> {
                 let m = *cache.entry((low, a | b)).or_insert_with(|| {
                     max_matching(&positions(a), &positions(b), &shapes.related) as u32
                 });
-                steps += a.count_ones() + b.count_ones() - m;
-            }
-            steps.max(set.count_ones().div_ceil(2))
-        };
-        let own = positions(problem.pyramid_by_value[value as usize]);
-        let cones = shapes
-            .flags
-            .iter()
-            .map(|&flags| {
-                let mut row = [0u8; 4];
-                for (i, &p) in own.iter().enumerate().take(4) {
-                    if flags >> p & 1 == 1 {
-                        let over = Position(p as u8).cone_below() & flags;
-                        row[i] = (steps_for(over) + 1) as u8;
+                let (na, nb) = (a.count_ones(), b.count_ones());
+                steps += na + nb - m;
+                for (unmatched, partner) in [(na - m, 13 - low), (nb - m, low)] {
+                    let there = (outside & problem.pyramid_by_value[partner]).count_ones();
+                    if unmatched > there {
+                        needs.push(Need {
+                            mask: problem.stock_by_value[partner],
+                            count: unmatched - there,
+                        });
                     }
                 }
-                row
-            })
-            .collect();
+            }
+            // The card itself pairs with none of the cards over it: a step of its own.
+            steps.max((set.count_ones() - 1).div_ceil(2) + 1)
+        };
+        let own = positions(problem.pyramid_by_value[value as usize]);
+        let (mut steps, mut ranges) = (Vec::new(), Vec::new());
+        for &flags in &shapes.flags {
+            let (mut row, mut range) = ([0u8; 4], [(0u32, 0u32); 4]);
+            for (i, &p) in own.iter().enumerate().take(4) {
+                if flags >> p & 1 == 1 && !(p == 0 && counts.apex_stays) {
+                    let set = (Position(p as u8).cone_below() | 1 << p) & flags;
+                    let outside = flags & !set & !shapes.related[p];
+                    let from = needs.len() as u32;
+                    row[i] = removing(set, outside, &mut needs) as u8;
+                    range[i] = (from, needs.len() as u32);
+                }
+            }
+            steps.push(row);
+            ranges.push(range);
+        }
+        Cones {
+            value,
+            steps,
+            ranges,
+            needs,
+        }
+    }
+
+    pub fn value(&self) -> u8 {
+        self.value
+    }
+
+    /// Whether the stock and waste cards left could partner every card that removing the
+    /// `i`-th card of the value takes.
+    fn removable(&self, key: Key, i: usize) -> bool {
+        let (from, to) = self.ranges[shape_of(key) as usize][i];
+        let flags = flags_of(key);
+        self.needs[from as usize..to as usize]
+            .iter()
+            .all(|need| (flags & need.mask).count_ones() >= need.count)
+    }
+
+    /// The fewest steps that remove the `i`-th pyramid card of the value, if it can be.
+    fn cost(&self, key: Key, i: usize) -> Option<u32> {
+        match self.steps[shape_of(key) as usize][i] {
+            0 => None,
+            steps => self.removable(key, i).then_some(steps as u32),
+        }
+    }
+
+    /// The value's pyramid cards left that could still be removed.
+    fn removable_in_pyramid(&self, counts: &Counts, key: Key) -> u32 {
+        let all = counts.problem.pyramid_by_value[self.value as usize];
+        (0..all.count_ones() as usize)
+            .filter(|&i| self.cost(key, i).is_some())
+            .count() as u32
+    }
+}
+
+/// Remove at least `count` cards of `value`.
+pub struct Cards<'c> {
+    counts: &'c Counts,
+    cones: &'c Cones,
+    count: u32,
+    /// Every line to the goal clears the pyramid (`Counts::needs_the_apex`).
+    clears: bool,
+}
+
+impl<'c> Cards<'c> {
+    pub fn new(counts: &'c Counts, cones: &'c Cones, count: u32, clears: bool) -> Self {
         Cards {
             counts,
-            value,
+            cones,
             count,
             clears,
-            cones,
         }
     }
 }
@@ -398,15 +484,13 @@ impl Target for Cards<'_> {
         self.clears
     }
     fn is_goal(&self, _: &Problem, key: Key) -> bool {
-        self.counts.removed_of(self.value, key) >= self.count
+        self.counts.removed_of(self.cones.value, key) >= self.count
     }
     fn h(&self, problem: &Problem, key: Key) -> u32 {
         let more = self
             .count
-            .saturating_sub(self.counts.removed_of(self.value, key));
-        let own = self
-            .counts
-            .steps_for_cards(self.value, more, key, &self.cones);
+            .saturating_sub(self.counts.removed_of(self.cones.value, key));
+        let own = self.counts.steps_for_cards(self.cones, more, key);
         if self.clears {
             own.max(problem.h_full(key))
         } else {
@@ -414,7 +498,7 @@ impl Target for Cards<'_> {
         }
     }
     fn viable(&self, problem: &Problem, key: Key) -> bool {
-        self.counts.removed_of(self.value, key) + self.counts.removable_of(self.value, key)
+        self.counts.removed_of(self.cones.value, key) + self.counts.removable_of(self.cones, key)
             >= self.count
             && (!self.clears || problem.feasible(shape_of(key), flags_of(key)))
     }
@@ -425,6 +509,17 @@ pub trait Measure {
     fn value(&self, key: Key) -> u32;
     /// The most `value` any state reachable from `key` can have.
     fn upper(&self, key: Key) -> u32;
+}
+
+/// Rows cleared, counted from the bottom.
+pub struct MostRows<'c>(pub &'c Counts);
+impl Measure for MostRows<'_> {
+    fn value(&self, key: Key) -> u32 {
+        self.0.rows_cleared(key) as u32
+    }
+    fn upper(&self, key: Key) -> u32 {
+        (self.0.rows_cleared(key) + self.0.clearable(key).len()) as u32
+    }
 }
 
 /// Points.
@@ -439,12 +534,12 @@ impl Measure for MostPoints<'_> {
 }
 
 /// Cards of one value removed.
-pub struct MostCards<'c>(pub &'c Counts, pub u8);
+pub struct MostCards<'c>(pub &'c Counts, pub &'c Cones);
 impl Measure for MostCards<'_> {
     fn value(&self, key: Key) -> u32 {
-        self.0.removed_of(self.1, key)
+        self.0.removed_of(self.1.value, key)
     }
     fn upper(&self, key: Key) -> u32 {
-        self.0.removed_of(self.1, key) + self.0.removable_of(self.1, key)
+        self.0.removed_of(self.1.value, key) + self.0.removable_of(self.1, key)
     }
 }

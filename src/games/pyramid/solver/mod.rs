@@ -27,7 +27,7 @@ pub mod shapes;
 mod visited;
 
 use crate::games::pyramid::goal::Goal;
-use crate::games::pyramid::{State, StateError, Step};
+use crate::games::pyramid::{State, StateError, Step, ROWS};
 use std::time::Instant;
 
 /// The answer for one position.
@@ -97,7 +97,7 @@ pub struct GoalSolution {
 
 /// Solves for `goal` from any valid position; points and cards count from that position on.
 pub fn solve_goal(state: &State, goal: Goal) -> Result<GoalSolution, StateError> {
-    use goal::{Counts, MostCards, MostPoints};
+    use goal::{Cones, Counts, MostCards};
     let t0 = Instant::now();
     if goal == Goal::Board {
         let s = solve(state)?;
@@ -119,19 +119,34 @@ pub fn solve_goal(state: &State, goal: Goal) -> Result<GoalSolution, StateError>
         Goal::Clear { rank, count } => (Some(count), Some(rank.value())),
         Goal::MaxScore | Goal::Board => (None, None),
     };
-    // First the most a line can reach, stopping once the amount asked is reached (so whether
-    // it can be), then the fewest steps to the amount, or to that most.
-    let counts = Counts::new(&problem);
+    // First whether the pyramid can be cleared at all, and how far along the stock; then the
+    // most a line can reach, stopping once the amount asked is reached (so whether it can be);
+    // then the fewest steps to the amount, or to that most.
+    let mut counts = Counts::new(&problem);
+    let r = reach::reach(&problem);
+    work.add(r.expanded, r.bytes);
+    problem.earliest_goal = r.earliest_goal;
     let enough = amount.unwrap_or(u32::MAX);
+    let cones;
     let m = match value {
-        Some(v) => most::most(&problem, &MostCards(&counts, v), enough),
-        None => most::most(&problem, &MostPoints(&counts), enough),
+        Some(v) => {
+            if !r.solvable {
+                // The apex stays: out of every bound.
+                counts.limit_rows(ROWS - 1);
+            }
+            cones = Some(Cones::new(&counts, v));
+            let measure = MostCards(&counts, cones.as_ref().unwrap());
+            most::most(&problem, &measure, enough, u64::MAX)
+        }
+        None => {
+            cones = None;
+            most_points(&problem, &mut counts, r.solvable, enough, &mut work)
+        }
     };
-    work.states += m.expanded;
-    work.peak = work.peak.max(m.bytes);
+    work.add(m.expanded, m.bytes);
     let reachable = m.value >= enough;
     let target = if reachable { enough } else { m.value };
-    let line = fewest(&mut problem, &counts, value, target, &mut work)
+    let line = fewest(&mut problem, &counts, cones.as_ref(), target, &mut work)
         .unwrap_or_else(|| panic!("a line reaches {target}, as `most` found"));
     let (steps, best_line) = if reachable || goal == Goal::MaxScore {
         (Some(line), None)
@@ -156,35 +171,70 @@ struct Work {
     peak: usize,
 }
 
-/// The fewest steps that earn `amount` points (`value` None) or remove `amount` cards of `value`,
-/// or `None` when no line does.
+impl Work {
+    fn add(&mut self, expanded: u64, bytes: usize) {
+        self.states += expanded;
+        self.peak = self.peak.max(bytes);
+    }
+}
+
+/// States a first try at an amount of points may expand before the rows are bounded.
+const FIRST_TRY: u64 = 20_000;
+
+/// The most points a line from the start earns, or as soon as `enough` is reached, that.
+///
+/// Points come mostly from rows' bonuses, and bounds that only count cards' partners leave many
+/// lines that seem able to clear more rows than any can. So unless a quick first try reaches
+/// the amount, the most rows any line clears is found first (with the apex kept when the
+/// pyramid cannot be cleared), and the rows above are left out of every bound after.
+fn most_points(
+    problem: &problem::Problem,
+    counts: &mut goal::Counts,
+    clearable: bool,
+    enough: u32,
+    work: &mut Work,
+) -> most::Most {
+    use goal::{MostPoints, MostRows};
+    if clearable {
+        return most::most(problem, &MostPoints(counts), enough, u64::MAX);
+    }
+    if enough != u32::MAX {
+        let m = most::most(problem, &MostPoints(counts), enough, FIRST_TRY);
+        if m.value >= enough {
+            return m;
+        }
+        work.add(m.expanded, m.bytes);
+    }
+    counts.limit_rows(ROWS - 1);
+    let rows = most::most(problem, &MostRows(counts), ROWS as u32 - 1, u64::MAX);
+    work.add(rows.expanded, rows.bytes);
+    counts.limit_rows(rows.value as usize);
+    most::most(problem, &MostPoints(counts), enough, u64::MAX)
+}
+
+/// The fewest steps that earn `amount` points (`cones` None) or remove `amount` cards of the
+/// cones' value, or `None` when no line does.
 fn fewest(
     problem: &mut problem::Problem,
     counts: &goal::Counts,
-    value: Option<u8>,
+    cones: Option<&goal::Cones>,
     amount: u32,
     work: &mut Work,
 ) -> Option<Vec<Step>> {
     use goal::{Cards, Points};
     // Whether every line that reaches the amount clears the pyramid: it earns more than a line
     // keeping the apex can, or it takes every card of the value and the apex is one.
-    let clears = match value {
+    let clears = match cones {
         None if amount > counts.points_upper(problem.start) => return None,
         None => amount > counts.most_without_clearing(),
-        Some(v) => counts.needs_the_apex(v, amount),
+        Some(cones) => counts.needs_the_apex(cones.value(), amount),
     };
     if clears && problem.earliest_goal.is_none() {
-        // First, whether the pyramid can be cleared at all, and how far along the stock.
-        let r = reach::reach(problem);
-        work.states += r.expanded;
-        work.peak = work.peak.max(r.bytes);
-        if !r.solvable {
-            return None;
-        }
-        problem.earliest_goal = r.earliest_goal;
+        // `solve_goal`'s reach found that no line clears the pyramid.
+        return None;
     }
-    let found = match value {
-        Some(value) => search::search(problem, &Cards::new(counts, value, amount, clears)),
+    let found = match cones {
+        Some(cones) => search::search(problem, &Cards::new(counts, cones, amount, clears)),
         None => search::search(
             problem,
             &Points {
@@ -194,8 +244,7 @@ fn fewest(
             },
         ),
     };
-    work.states += found.expanded;
+    work.add(found.expanded, found.peak_bytes);
     work.reached = work.reached.max(found.reached);
-    work.peak = work.peak.max(found.peak_bytes);
     found.steps
 }

@@ -25,6 +25,7 @@ const ROUND: usize = STOCK_SLOTS + 1;
 
 /// What the search found.
 pub struct Most {
+    /// The most found: the most there is, unless the budget ran out first.
     pub value: u32,
     pub expanded: u64,
     pub bytes: usize,
@@ -34,8 +35,9 @@ fn key_of(shape: ShapeId, flags: u32) -> u64 {
     (shape as u64) << STOCK_SLOTS | flags as u64
 }
 
-/// The most of `measure` from the problem's start, or as soon as `enough` is reached, that.
-pub fn most<M: Measure>(problem: &Problem, measure: &M, enough: u32) -> Most {
+/// The most of `measure` from the problem's start, or as soon as `enough` is reached, that;
+/// `budget` states expanded at most.
+pub fn most<M: Measure>(problem: &Problem, measure: &M, enough: u32, budget: u64) -> Most {
     let shapes = Shapes::get();
     let full = |key: u64| {
         pack(
@@ -63,6 +65,13 @@ pub fn most<M: Measure>(problem: &Problem, measure: &M, enough: u32) -> Most {
     while let Some((upper, _, Reverse(p), key)) = queue.pop() {
         if upper <= best || best >= ceiling {
             break;
+        }
+        if expanded == budget {
+            return Most {
+                value: best,
+                expanded,
+                bytes: earliest.bytes(),
+            };
         }
         let p = p as usize;
         if earliest.get(key).is_some_and(|(q, _)| (q as usize) < p) {
@@ -122,19 +131,20 @@ fn expand(problem: &Problem, shapes: &Shapes, key: u64, p: usize, out: &mut Vec<
             ));
         }
     };
-    // Here: pyramid kings and pairs, and the waste's top.
+    // An uncovered pyramid king goes first: removing it never loses anything (it pairs with
+    // nothing, and only uncovers cards), so it is the only successor.
+    let kings = open & problem.king_positions;
+    if kings != 0 {
+        let a = kings.trailing_zeros() as usize;
+        out.push((key_of(shapes.after_removing[shape as usize][a], flags), p));
+        return;
+    }
+    // Here: pyramid pairs, and the waste's top.
     let mut bits = open;
     while bits != 0 {
         let a = bits.trailing_zeros();
         bits &= bits - 1;
         let v = values[a as usize];
-        if v == 13 {
-            out.push((
-                key_of(shapes.after_removing[shape as usize][a as usize], flags),
-                p,
-            ));
-            continue;
-        }
         let mut partners = by_value[13 - v as usize] & bits;
         while partners != 0 {
             let b = partners.trailing_zeros();
@@ -159,6 +169,11 @@ fn expand(problem: &Problem, shapes: &Shapes, key: u64, p: usize, out: &mut Vec<
         let rest = flags & !(1 << stock);
         let after = next_card(rest, stock + 1);
         take(out, value(stock), rest, at(cycle, after));
+        if value(stock) == 13 {
+            // A king on the stock's top is taken, never passed: the state without it can do
+            // all that one with it can, and the walk goes on from there.
+            return;
+        }
         if let Some(w) = waste_top(flags, stock) {
             if value(w) + value(stock) == 13 {
                 out.push((key_of(shape, rest & !(1 << w)), at(cycle, after)));
