@@ -36,6 +36,10 @@ struct Dealt {
     pyramid_by_value: [u32; 14],
     stock_by_value: [u32; 14],
     apex_value: u8,
+    /// The value of the card at each pyramid position.
+    values: [u8; 28],
+    /// Per position, the positions it covers (directly or not): cards that stay until it goes.
+    covers: [u32; 28],
 }
 
 /// What a state has earned since the start, and what it could still earn.
@@ -127,6 +131,10 @@ impl Counts {
                 pyramid_by_value: problem.pyramid_by_value,
                 stock_by_value: problem.stock_by_value,
                 apex_value: problem.values[0],
+                values: std::array::from_fn(|p| problem.values[p]),
+                covers: std::array::from_fn(|p| {
+                    shapes.related[p] & !Position(p as u8).cone_below()
+                }),
             },
             start_pyramid,
             start_flags: flags_of(problem.start),
@@ -191,10 +199,36 @@ impl Counts {
         others / 2 + kings
     }
 
+    /// The pyramid cards that can never be removed: an apex that stays, those with no partner
+    /// left (none in the stock or waste, none in the pyramid that they neither cover nor are
+    /// covered by), every card they cover, and so on while that leaves others without a partner.
+    fn stuck(&self, pyramid: u32, flags: u32) -> u32 {
+        let (dealt, related) = (&self.problem, &Shapes::get().related);
+        let mut stuck = pyramid & self.apex_stays as u32;
+        loop {
+            let live = pyramid & !stuck;
+            let before = stuck;
+            let mut bits = live & !dealt.king_positions;
+            while bits != 0 {
+                let p = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let partner = 13 - dealt.values[p] as usize;
+                let in_pyramid = live & dealt.pyramid_by_value[partner] & !related[p];
+                if in_pyramid == 0 && flags & dealt.stock_by_value[partner] == 0 {
+                    stuck |= (1 << p | dealt.covers[p]) & pyramid;
+                }
+            }
+            if stuck == before {
+                return stuck;
+            }
+        }
+    }
+
     /// The most removals still possible: each king, and per pair of values summing to 13 as many
-    /// pairs as the scarcer value has cards left (the apex not among them when it stays).
+    /// pairs as the scarcer value has cards left that are not stuck.
     fn removals_left(&self, key: Key) -> u32 {
-        let (pyramid, flags) = (self.pyramid(key) & !(self.apex_stays as u32), flags_of(key));
+        let (pyramid, flags) = (self.pyramid(key), flags_of(key));
+        let pyramid = pyramid & !self.stuck(pyramid, flags);
         let left = |v: usize| {
             (pyramid & self.problem.pyramid_by_value[v]).count_ones()
                 + (flags & self.problem.stock_by_value[v]).count_ones()
