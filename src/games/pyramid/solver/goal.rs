@@ -293,6 +293,16 @@ impl Counts {
             && count >= self.removed_of(value, start) + self.left_of(value, start)
     }
 
+    /// When every card of `value` must go: the earliest timeline position (recycles used, stock
+    /// index) a line can have taken them all at, as far as the stock's order alone tells (each
+    /// one still ahead in this round is taken no sooner than when it is the stock's top).
+    pub fn all_taken_from(&self, value: u8) -> Option<(u32, u32)> {
+        let start = self.problem.start;
+        let ahead = flags_of(start) & !(((1u64 << stock_of(start)) - 1) as u32);
+        let last = ahead & self.problem.stock_by_value[value as usize];
+        (last != 0).then(|| (cycle_of(start), 32 - last.leading_zeros()))
+    }
+
     /// Cards of the cones' value still in play that could be removed: stock and waste cards,
     /// and pyramid cards whose cone could be cleared; each needs its own partner (a king none).
     fn removable_of(&self, cones: &Cones, key: Key) -> u32 {
@@ -306,32 +316,58 @@ impl Counts {
         }
     }
 
-    /// The fewest steps that remove `more` cards of the cones' value: one removal each (a value
-    /// never pairs with itself), and a pyramid card only once the cards over it are gone, two a
-    /// step at most.
+    /// The fewest steps that remove `more` cards of the cones' value, the least over every
+    /// choice of which: for a pyramid card, its cone's removals; for a stock card, the cards to
+    /// pass before it. And together: each step removes at most two of the chosen pyramid cards
+    /// and their cones, and one that also passes a stock card (a draw, or a pyramid card taking
+    /// the stock's or waste's top) removes at most one, so the steps are at least half of those
+    /// cards plus the stock cards to pass (to the chosen ones and the partners the cones need).
     fn steps_for_cards(&self, cones: &Cones, more: u32, key: Key) -> u32 {
         if more == 0 {
             return 0;
         }
-        let mut costs = [u32::MAX; 8];
+        // Per card that could go: (its own fewest steps, stock cards to pass, pyramid cards).
+        let mut options = [(0u32, 0u32, 0u32); 8];
+        let mut n = 0;
         let all = self.problem.pyramid_by_value[cones.value as usize];
-        for (i, cost) in costs.iter_mut().enumerate().take(all.count_ones() as usize) {
-            *cost = cones.cost(key, i).unwrap_or(u32::MAX);
+        let pyramid = self.pyramid(key);
+        for i in 0..all.count_ones() as usize {
+            if let Some(steps) = cones.cost(key, i) {
+                let reach = cones.partners_reach(key, i);
+                options[n] = (steps, reach, cones.sets[i] & pyramid);
+                n += 1;
+            }
         }
-        let mut n = 4;
         let (flags, stock, cycle) = (flags_of(key), stock_of(key), cycle_of(key));
         let mut bits = flags & self.problem.stock_by_value[cones.value as usize];
         while bits != 0 {
             let s = bits.trailing_zeros();
             bits &= bits - 1;
-            costs[n] = stock_card_cost(flags, stock, cycle, s);
+            let reach = stock_card_cost(flags, stock, cycle, s);
+            options[n] = (reach, reach, 0);
             n += 1;
         }
-        costs.sort_unstable();
-        match costs.get(more as usize - 1) {
-            Some(&c) if c != u32::MAX => c.max(more),
-            _ => u32::MAX / 4,
+        let mut best = u32::MAX / 4;
+        for chosen in 1u32..1 << n {
+            if chosen.count_ones() != more {
+                continue;
+            }
+            let (mut steps, mut passed, mut cards) = (more, 0, 0);
+            for (j, &(own, reach, set)) in options[..n].iter().enumerate() {
+                if chosen >> j & 1 == 1 {
+                    steps = steps.max(own);
+                    passed = passed.max(reach);
+                    cards |= set;
+                }
+            }
+            let cards = cards.count_ones();
+            let bound = steps
+                .max(passed)
+                .max(cards.div_ceil(2))
+                .max((cards + passed).div_ceil(2));
+            best = best.min(bound);
         }
+        best
     }
 }
 
@@ -403,6 +439,8 @@ pub struct Cones {
     /// Per shape and card: its partners' needs, `needs[from..to]`, from the stock and waste.
     ranges: Vec<[(u32, u32); 4]>,
     needs: Vec<Need>,
+    /// Each card's position with its whole cone.
+    sets: [u32; 4],
 }
 
 impl Cones {
@@ -454,11 +492,16 @@ impl Cones {
             steps.push(row);
             ranges.push(range);
         }
+        let mut sets = [0u32; 4];
+        for (set, &p) in sets.iter_mut().zip(&own) {
+            *set = Position(p as u8).cone_below() | 1 << p;
+        }
         Cones {
             value,
             steps,
             ranges,
             needs,
+            sets,
         }
     }
 
@@ -482,6 +525,30 @@ impl Cones {
             0 => None,
             steps => self.removable(key, i).then_some(steps as u32),
         }
+    }
+
+    /// The fewest steps that bring within reach the stock and waste partners that removing the
+    /// `i`-th card and its cone needs (`stock_card_cost` of the last of them).
+    fn partners_reach(&self, key: Key, i: usize) -> u32 {
+        let (from, to) = self.ranges[shape_of(key) as usize][i];
+        let (flags, stock, cycle) = (flags_of(key), stock_of(key), cycle_of(key));
+        self.needs[from as usize..to as usize]
+            .iter()
+            .map(|need| {
+                let mut costs = [u32::MAX; 4];
+                let mut bits = flags & need.mask;
+                for cost in costs.iter_mut() {
+                    if bits == 0 {
+                        break;
+                    }
+                    *cost = stock_card_cost(flags, stock, cycle, bits.trailing_zeros());
+                    bits &= bits - 1;
+                }
+                costs.sort_unstable();
+                costs[need.count as usize - 1]
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     /// The value's pyramid cards left that could still be removed.

@@ -233,6 +233,12 @@ fn fewest(
         // `solve_goal`'s reach found that no line clears the pyramid.
         return None;
     }
+    if let Some(cones) = cones.filter(|_| clears) {
+        // Every card of the value goes, those still ahead in the stock too: no goal comes
+        // before the last of them is taken, and the board's bound prices getting there.
+        let taken = counts.all_taken_from(cones.value());
+        problem.earliest_goal = problem.earliest_goal.max(taken);
+    }
     let found = match cones {
         Some(cones) => search::search(problem, &Cards::new(counts, cones, amount, clears)),
         None => search::search(
