@@ -64,8 +64,18 @@ impl Faces {
     }
 }
 
-/// The element id of `card` in an aisleriot sheet: `club_1` … `club_10`, `club_jack`, `club_queen`, `club_king`.
-fn element_id(card: Card) -> String {
+/// How a sheet names and places its cards.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Sheet {
+    /// aisleriot / gnome-cards-data: `club_1` … `club_king`, in a grid of 13 columns and 5 rows.
+    Aisleriot,
+    /// KDE's card decks (kdegames-card-data): `1_club` … `king_club`, each card anywhere.
+    Kde,
+}
+
+/// The element id of `card` in a sheet: `club_1` … `club_10`, `club_jack`, `club_queen`,
+/// `club_king` in aisleriot's, `1_club` … `king_club` in KDE's.
+fn element_id(card: Card, sheet: Sheet) -> String {
     let suit = match card.suit {
         Suit::Clubs => "club",
         Suit::Diamonds => "diamond",
@@ -78,7 +88,10 @@ fn element_id(card: Card) -> String {
         13 => "king".to_string(),
         v => v.to_string(),
     };
-    format!("{suit}_{rank}")
+    match sheet {
+        Sheet::Aisleriot => format!("{suit}_{rank}"),
+        Sheet::Kde => format!("{rank}_{suit}"),
+    }
 }
 
 impl Theme {
@@ -173,16 +186,30 @@ impl Theme {
                 "card theme {shown}: not a readable SVG/SVGZ file: {e}"
             ))
         })?;
+        // The sheet's kind: the naming most of its cards follow (aisleriot's on a tie).
+        let sheet = [Sheet::Aisleriot, Sheet::Kde]
+            .into_iter()
+            .max_by_key(|&sheet| {
+                let named = |card| tree.node_by_id(&element_id(card, sheet)).is_some();
+                (
+                    Card::all().filter(|&card| named(card)).count(),
+                    sheet == Sheet::Aisleriot,
+                )
+            })
+            .expect("two kinds");
         let mut boxes = Vec::with_capacity(53);
         let mut missing = Vec::new();
         let ids: Vec<String> = Card::all()
-            .map(element_id)
+            .map(|card| element_id(card, sheet))
             .chain(std::iter::once("back".to_string()))
             .collect();
         for id in &ids {
             match tree.node_by_id(id) {
                 Some(node) => {
-                    let b = node.abs_stroke_bounding_box();
+                    let b = match sheet {
+                        Sheet::Aisleriot => node.abs_stroke_bounding_box(),
+                        Sheet::Kde => node.abs_bounding_box(),
+                    };
                     if b.width() < 1.0 || b.height() < 1.0 {
                         missing.push(id.clone());
                     }
@@ -193,15 +220,27 @@ impl Theme {
         }
         if !missing.is_empty() {
             return Err(ThemeError(format!(
-                "card theme {shown}: not an aisleriot card sheet, it lacks the elements {}",
+                "card theme {shown}: not an aisleriot or KDE card sheet, it lacks the elements {}",
                 missing.join(", ")
             )));
         }
-        let boxes = grid_boxes(&boxes, tree.size());
-        let name = path
+        let boxes = match sheet {
+            Sheet::Aisleriot => grid_boxes(&boxes, tree.size()),
+            Sheet::Kde => free_boxes(&boxes),
+        };
+        let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| shown.to_string());
+        // KDE keeps each deck in a folder of its own (`svg-oxygen/oxygen.svgz`): named after it.
+        let folder = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .and_then(|f| f.to_str()?.strip_prefix("svg-"));
+        let name = match (sheet, folder) {
+            (Sheet::Kde, Some(folder)) => format!("kde-{folder}"),
+            _ => stem,
+        };
         Ok(Theme {
             name,
             art: Art::Svg {
@@ -277,6 +316,32 @@ fn grid_boxes(found: &[usvg::Rect], sheet: usvg::Size) -> Vec<usvg::Rect> {
             let (c, r) = cell(b);
             usvg::Rect::from_xywh(c * cw + ox, r * ch + oy, plain.width(), plain.height())
                 .unwrap_or(*b)
+        })
+        .collect()
+}
+
+/// KDE's sheets place each card anywhere. A card that draws outside its card (a shadow, a
+/// stroke) has a larger box: every card gets the size of the most common one, centred on its own.
+fn free_boxes(found: &[usvg::Rect]) -> Vec<usvg::Rect> {
+    let key = |b: &usvg::Rect| {
+        (
+            (b.width() * 4.0).round() as i64,
+            (b.height() * 4.0).round() as i64,
+        )
+    };
+    let mut sizes: Vec<(i64, i64)> = found.iter().map(key).collect();
+    sizes.sort_unstable();
+    let common = sizes
+        .chunk_by(|a, b| a == b)
+        .max_by_key(|run| run.len())
+        .map(|run| run[0])
+        .expect("53 boxes");
+    let (w, h) = (common.0 as f32 / 4.0, common.1 as f32 / 4.0);
+    found
+        .iter()
+        .map(|b| {
+            let (cx, cy) = (b.x() + b.width() / 2.0, b.y() + b.height() / 2.0);
+            usvg::Rect::from_xywh(cx - w / 2.0, cy - h / 2.0, w, h).unwrap_or(*b)
         })
         .collect()
 }
@@ -469,11 +534,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn element_ids_follow_aisleriot_names() {
-        assert_eq!(element_id("Ac".parse().unwrap()), "club_1");
-        assert_eq!(element_id("Td".parse().unwrap()), "diamond_10");
-        assert_eq!(element_id("Kh".parse().unwrap()), "heart_king");
-        assert_eq!(element_id("Js".parse().unwrap()), "spade_jack");
+    fn element_ids_follow_aisleriot_and_kde_names() {
+        let id = |card: &str, sheet| element_id(card.parse().unwrap(), sheet);
+        assert_eq!(id("Ac", Sheet::Aisleriot), "club_1");
+        assert_eq!(id("Td", Sheet::Aisleriot), "diamond_10");
+        assert_eq!(id("Kh", Sheet::Aisleriot), "heart_king");
+        assert_eq!(id("Js", Sheet::Aisleriot), "spade_jack");
+        assert_eq!(id("Ac", Sheet::Kde), "1_club");
+        assert_eq!(id("Qd", Sheet::Kde), "queen_diamond");
     }
 
     #[test]
@@ -497,6 +565,59 @@ mod tests {
         .unwrap();
         let err = Theme::load(path.to_str().unwrap()).err().unwrap();
         assert!(err.0.contains("lacks the elements"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A KDE-style sheet: cards named `1_club` … `king_spade` and `back`, placed in no grid, each a
+    /// 40×60 card of its own colour, one of them with a shadow that draws outside it.
+    #[test]
+    fn a_kde_sheet_is_cut_card_by_card() {
+        let mut body = String::new();
+        let ids: Vec<String> = Card::all()
+            .map(|c| element_id(c, Sheet::Kde))
+            .chain(std::iter::once("back".to_string()))
+            .collect();
+        for (i, id) in ids.iter().enumerate() {
+            // Staggered, so that no grid of 13 by 5 would find them.
+            let (x, y) = (10 + (i % 7) * 57 + (i / 7) * 3, 10 + (i / 7) * 71);
+            let shadow = if id == "king_heart" {
+                format!(
+                    "<rect x='{}' y='{}' width='40' height='60' fill='#000'/>",
+                    x + 4,
+                    y + 4
+                )
+            } else {
+                String::new()
+            };
+            body += &format!(
+                "<g id='{id}'>{shadow}<rect x='{x}' y='{y}' width='40' height='60' fill='rgb({i},{},90)'/></g>",
+                255 - i
+            );
+        }
+        let svg = format!(
+            "<svg xmlns='http://www.w3.org/2000/svg' width='460' height='600'>{body}</svg>"
+        );
+        let dir = std::env::temp_dir().join(format!("kde-theme-{}", std::process::id()));
+        let deck = dir.join("svg-test");
+        std::fs::create_dir_all(&deck).unwrap();
+        let path = deck.join("test.svg");
+        std::fs::write(&path, svg).unwrap();
+        let theme = Theme::load(path.to_str().unwrap()).unwrap();
+        assert_eq!(theme.name(), "kde-test");
+        assert!((theme.aspect() - 1.5).abs() < 0.01, "{}", theme.aspect());
+        let faces = theme.faces(40, 60);
+        // Every face shows the colour given to its card, in the middle and near the corners.
+        for (i, card) in Card::all().enumerate() {
+            let face = faces.card(card);
+            for (x, y) in [(20, 30), (2, 2), (37, 57)] {
+                let p = face.pixel(x, y).unwrap();
+                assert_eq!(
+                    (p.red(), p.green(), p.blue()),
+                    (i as u8, 255 - i as u8, 90),
+                    "{card} at ({x},{y})"
+                );
+            }
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
