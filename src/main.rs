@@ -275,8 +275,9 @@ reading every card), over all themes; build with --release for meaningful times.
         /// Print every place not read right (on stderr)
         #[arg(long)]
         verbose: bool,
-        /// Read the held-out themes instead (installed themes changed in ways the reader was
-        /// never tuned on: borderless faces, four-colour suits, cream paper), as a table of their own
+        /// Read the held-out themes instead, as a table of their own: installed themes changed in
+        /// ways the reader was never tuned on (borderless faces, four-colour suits, cream paper),
+        /// and KDE's card decks (Debian's kdegames-card-data-kf5)
         #[arg(long)]
         held_out: bool,
         /// Measure guided calibration's proposed labels instead: each theme's calibration deal

@@ -82,7 +82,10 @@ pub fn run(args: AccuracyArgs) -> CliResult {
     let themes = themes_named(&args.themes)?;
     let deck = Deck::shuffled(CALIBRATION_SEED);
     if args.held_out {
-        println!("HELD-OUT THEMES: installed themes changed in ways the reader was never tuned on");
+        println!(
+            "HELD-OUT THEMES: installed themes changed in ways the reader was never tuned on, and \
+             KDE's card decks"
+        );
     }
     println!(
         "Reading accuracy: templates calibrated once at 1440x900 (deal {CALIBRATION_SEED}), {} deal{} \
