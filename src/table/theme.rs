@@ -208,7 +208,7 @@ impl Theme {
                 Some(node) => {
                     let b = match sheet {
                         Sheet::Aisleriot => node.abs_stroke_bounding_box(),
-                        Sheet::Kde => node.abs_bounding_box(),
+                        Sheet::Kde => card_body(node),
                     };
                     if b.width() < 1.0 || b.height() < 1.0 {
                         missing.push(id.clone());
@@ -318,6 +318,31 @@ fn grid_boxes(found: &[usvg::Rect], sheet: usvg::Size) -> Vec<usvg::Rect> {
                 .unwrap_or(*b)
         })
         .collect()
+}
+
+/// The box of a KDE card: its largest shape, the last of equals (the card's own outline or paper,
+/// drawn over any shadow of its size), so that what a face draws outside its card (a court
+/// figure's overhang, a shadow) does not move the box.
+fn card_body(node: &usvg::Node) -> usvg::Rect {
+    fn largest(node: &usvg::Node, best: &mut Option<usvg::Rect>) {
+        match node {
+            usvg::Node::Group(group) => {
+                for child in group.children() {
+                    largest(child, best);
+                }
+            }
+            usvg::Node::Path(_) => {
+                let b = node.abs_bounding_box();
+                if best.is_none_or(|o| b.width() * b.height() >= o.width() * o.height()) {
+                    *best = Some(b);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut best = None;
+    largest(node, &mut best);
+    best.unwrap_or_else(|| node.abs_bounding_box())
 }
 
 /// KDE's sheets place each card anywhere. A card that draws outside its card (a shadow, a

@@ -12,8 +12,8 @@ use resvg::tiny_skia::Pixmap;
 /// tuned on, and KDE's card decks (Debian's kdegames-card-data-kf5, which `scripts/setup`
 /// installs) but for those that are installed aisleriot themes too (paris, ornamental, dondorf),
 /// that lack cards (tigullio-international, xskat-german) or whose sheet is not cut right yet
-/// (future, nicu-white).
-pub const HELD_OUT: [&str; 15] = [
+/// (future).
+pub const HELD_OUT: [&str; 16] = [
     "builtin+borderless",
     "anglo+borderless",
     "builtin+four-colour",
@@ -23,6 +23,7 @@ pub const HELD_OUT: [&str; 15] = [
     "/usr/share/carddecks/svg-ancient-egyptians/Ancient_Egyptians.svgz",
     "/usr/share/carddecks/svg-jolly-royal/jolly-royal.svgz",
     "/usr/share/carddecks/svg-konqi-modern/konqi.svgz",
+    "/usr/share/carddecks/svg-nicu-white/white.svgz",
     "/usr/share/carddecks/svg-oxygen/oxygen.svgz",
     "/usr/share/carddecks/svg-oxygen-air/oxygen-air.svgz",
     "/usr/share/carddecks/svg-oxygen-white/oxygen-white.svgz",
