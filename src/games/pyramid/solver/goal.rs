@@ -15,6 +15,7 @@ use super::search::Target;
 use super::shapes::Shapes;
 use crate::games::pyramid::score::{REMOVAL_POINTS, ROW_BONUS};
 use crate::games::pyramid::{Position, ROWS};
+use std::collections::HashMap;
 
 /// One row of a shape, with every row under it: what clearing them takes.
 #[derive(Clone, Copy, Default)]
@@ -40,6 +41,57 @@ struct Dealt {
     values: [u8; 28],
     /// Per position, the positions it covers (directly or not): cards that stay until it goes.
     covers: [u32; 28],
+}
+
+impl Dealt {
+    fn new(problem: &Problem, shapes: &Shapes) -> Dealt {
+        Dealt {
+            start: problem.start,
+            king_positions: problem.king_positions,
+            pyramid_by_value: problem.pyramid_by_value,
+            stock_by_value: problem.stock_by_value,
+            apex_value: problem.values[0],
+            values: std::array::from_fn(|p| problem.values[p]),
+            covers: std::array::from_fn(|p| shapes.related[p] & !Position(p as u8).cone_below()),
+        }
+    }
+
+    /// What removing every pyramid card of `set` takes: kings one step each, and the other cards
+    /// paired among themselves where they can be (two cards pair only if neither covers the
+    /// other), else one step each; returns those steps. Each unpaired card needs a partner of its
+    /// own from the pyramid cards `outside` or else from the stock and waste: what the stock and
+    /// waste must hold is pushed onto `needs`. `matchings` keeps the matching of each value
+    /// class's cards present (by their positions), computed once.
+    fn removing(
+        &self,
+        set: u32,
+        outside: u32,
+        matchings: &mut HashMap<u32, u32>,
+        needs: &mut Vec<Need>,
+    ) -> u32 {
+        let positions = |m: u32| (0..28).filter(|&p| m >> p & 1 == 1).collect::<Vec<usize>>();
+        let related = &Shapes::get().related;
+        let by_value = &self.pyramid_by_value;
+        let mut steps = (set & self.king_positions).count_ones();
+        for low in 1..=6usize {
+            let (a, b) = (set & by_value[low], set & by_value[13 - low]);
+            let m = *matchings
+                .entry(a | b)
+                .or_insert_with(|| max_matching(&positions(a), &positions(b), related) as u32);
+            let (na, nb) = (a.count_ones(), b.count_ones());
+            steps += na + nb - m;
+            for (unmatched, partner) in [(na - m, 13 - low), (nb - m, low)] {
+                let there = (outside & by_value[partner]).count_ones();
+                if unmatched > there {
+                    needs.push(Need {
+                        mask: self.stock_by_value[partner],
+                        count: unmatched - there,
+                    });
+                }
+            }
+        }
+        steps
+    }
 }
 
 /// What a state has earned since the start, and what it could still earn.
@@ -71,10 +123,8 @@ impl Counts {
                 .fold(0u32, |m, p| m | 1 << p.index())
         };
         let masks: Vec<u32> = (0..ROWS).map(row_mask).collect();
-        let by_value = &problem.pyramid_by_value;
-        let positions = |m: u32| (0..28).filter(|&p| m >> p & 1 == 1).collect::<Vec<usize>>();
-        // Matchings within one value class, by the subset of its pyramid positions present.
-        let mut cache: Vec<std::collections::HashMap<u32, u8>> = vec![Default::default(); 7];
+        let dealt = Dealt::new(problem, shapes);
+        let mut matchings = HashMap::new();
         let mut needs = Vec::new();
         let (mut bonus_won, mut rows, mut row_count) = (Vec::new(), Vec::new(), Vec::new());
         for &flags in &shapes.flags {
@@ -91,26 +141,8 @@ impl Counts {
                 bonus += ROW_BONUS[r] as u16;
                 let above = flags & !set;
                 let from = needs.len() as u16;
-                let mut steps = (set & problem.king_positions).count_ones();
-                for low in 1..=6usize {
-                    let (a, b) = (set & by_value[low], set & by_value[13 - low]);
-                    let m = *cache[low].entry(a | b).or_insert_with(|| {
-                        max_matching(&positions(a), &positions(b), &shapes.related) as u8
-                    }) as u32;
-                    let (na, nb) = (a.count_ones(), b.count_ones());
-                    steps += na + nb - m;
-                    // Unmatched cards of one value need partners of the other: from the cards
-                    // left above these rows, or else from the stock and waste.
-                    for (unmatched, partner) in [(na - m, 13 - low), (nb - m, low)] {
-                        let from_above = (above & by_value[partner]).count_ones();
-                        if unmatched > from_above {
-                            needs.push(Need {
-                                mask: problem.stock_by_value[partner],
-                                count: unmatched - from_above,
-                            });
-                        }
-                    }
-                }
+                // Unpaired cards' partners may be the cards left above these rows.
+                let steps = dealt.removing(set, above, &mut matchings, &mut needs);
                 let steps = steps.max(set.count_ones().div_ceil(2));
                 list[n] = Rows {
                     steps: steps as u8,
@@ -125,17 +157,7 @@ impl Counts {
             row_count.push(n as u8);
         }
         Counts {
-            problem: Dealt {
-                start: problem.start,
-                king_positions: problem.king_positions,
-                pyramid_by_value: problem.pyramid_by_value,
-                stock_by_value: problem.stock_by_value,
-                apex_value: problem.values[0],
-                values: std::array::from_fn(|p| problem.values[p]),
-                covers: std::array::from_fn(|p| {
-                    shapes.related[p] & !Position(p as u8).cone_below()
-                }),
-            },
+            problem: dealt,
             start_pyramid,
             start_flags: flags_of(problem.start),
             apex_left: start_pyramid & 1 != 0,
@@ -446,37 +468,18 @@ pub struct Cones {
 impl Cones {
     pub fn new(counts: &Counts, value: u8) -> Cones {
         let (shapes, problem) = (Shapes::get(), &counts.problem);
-        let positions = |m: u32| (0..28).filter(|&p| m >> p & 1 == 1).collect::<Vec<usize>>();
-        let mut cache: std::collections::HashMap<(usize, u32), u32> = Default::default();
+        let mut matchings = HashMap::new();
         let mut needs = Vec::new();
         // The fewest steps that remove `set` (a card and its cone), and the needs of its unpaired
-        // cards given the pyramid cards `outside` that may partner them.
+        // cards given the pyramid cards `outside` that may partner them. The card itself pairs
+        // with none of the cards over it: a step of its own.
         let mut removing = |set: u32, outside: u32, needs: &mut Vec<Need>| {
-            let mut steps = (set & problem.king_positions).count_ones();
-            for low in 1..=6usize {
-                let (a, b) = (
-                    set & problem.pyramid_by_value[low],
-                    set & problem.pyramid_by_value[13 - low],
-                );
-                let m = *cache.entry((low, a | b)).or_insert_with(|| {
-                    max_matching(&positions(a), &positions(b), &shapes.related) as u32
-                });
-                let (na, nb) = (a.count_ones(), b.count_ones());
-                steps += na + nb - m;
-                for (unmatched, partner) in [(na - m, 13 - low), (nb - m, low)] {
-                    let there = (outside & problem.pyramid_by_value[partner]).count_ones();
-                    if unmatched > there {
-                        needs.push(Need {
-                            mask: problem.stock_by_value[partner],
-                            count: unmatched - there,
-                        });
-                    }
-                }
-            }
-            // The card itself pairs with none of the cards over it: a step of its own.
+            let steps = problem.removing(set, outside, &mut matchings, needs);
             steps.max((set.count_ones() - 1).div_ceil(2) + 1)
         };
-        let own = positions(problem.pyramid_by_value[value as usize]);
+        let own: Vec<usize> = (0..28)
+            .filter(|&p| problem.pyramid_by_value[value as usize] >> p & 1 == 1)
+            .collect();
         let (mut steps, mut ranges) = (Vec::new(), Vec::new());
         for &flags in &shapes.flags {
             let (mut row, mut range) = ([0u8; 4], [(0u32, 0u32); 4]);
