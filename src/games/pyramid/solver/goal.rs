@@ -196,7 +196,7 @@ impl Counts {
             .take_while(|rows| {
                 self.needs[rows.from as usize..rows.to as usize]
                     .iter()
-                    .all(|need| (flags & need.mask).count_ones() >= need.count)
+                    .all(|need| need.met_by(flags))
             })
             .count();
         &list[..n]
@@ -519,7 +519,7 @@ impl Cones {
         let flags = flags_of(key);
         self.needs[from as usize..to as usize]
             .iter()
-            .all(|need| (flags & need.mask).count_ones() >= need.count)
+            .all(|need| need.met_by(flags))
     }
 
     /// The fewest steps that remove the `i`-th pyramid card of the value, if it can be.

@@ -67,6 +67,14 @@ pub struct Need {
     pub count: u32,
 }
 
+impl Need {
+    /// Whether the stock and waste cards in `flags` hold enough of it.
+    #[inline]
+    pub fn met_by(&self, flags: u32) -> bool {
+        (flags & self.mask).count_ones() >= self.count
+    }
+}
+
 /// A position to solve, with everything the search looks up.
 pub struct Problem {
     /// The card in each slot (pyramid positions, then stock/waste slots).
@@ -199,7 +207,7 @@ impl Problem {
         );
         self.needs[from as usize..to as usize]
             .iter()
-            .all(|n| (flags & n.mask).count_ones() >= n.count)
+            .all(|n| n.met_by(flags))
     }
 
     /// `feasible`, and when it is, a lower bound on the stock index at which the pyramid of
