@@ -10,6 +10,7 @@ use crate::cards::{Card, Deck, Suit};
 use crate::games::pyramid::position::Position;
 use crate::games::pyramid::vision::locate::{locate, Located};
 use crate::games::pyramid::vision::profile::Profile;
+use crate::games::pyramid::vision::read_back;
 use crate::vision::edges::Edges;
 use crate::vision::label_check;
 use crate::vision::recognize::{sample, snap_corner, snap_pile_corner, window_of, Matcher};
@@ -303,7 +304,8 @@ pub fn calibrate(
 /// Makes a template set from the corners cut from `frames` and the cards they are (`cards[i]` for
 /// `cut.crops[i]`, see `templates_from`). Some themes print the suit beside the rank, outside the
 /// usual index corner: when templates cut there do not tell the suits apart, the corners are cut
-/// again across the card's whole top strip, and those are kept if they do.
+/// again across the card's whole top strip, and those are kept if they do. Refused when the frames,
+/// read back with the templates at other card sizes, show a card read as another (`read_back`).
 pub fn templates_showing_suits(
     frames: &[RgbaImage],
     cut: &Corners,
@@ -363,6 +365,10 @@ pub fn templates_showing_suits(
                 .collect(),
         );
         templates.suit_images = Some(images);
+    }
+    let misread = read_back::misreads(frames, cards, cut.stock_seen, profile, &templates);
+    if !misread.is_empty() {
+        return Err(read_back::refusal(&misread));
     }
     Ok(templates)
 }

@@ -1,13 +1,15 @@
 //! Reading Pyramid's table: find it in a frame (`locate`, fitting a layout `profile`), read every
 //! place with the shared recogniser (`board`), refuse frames with something astray (`stray`), read
 //! frame after frame cheaply (`reader`), and measure all of it against the practice table
-//! (`accuracy`), and guided calibration's proposed labels (`proposal_check`).
+//! (`accuracy`), and guided calibration's proposed labels (`proposal_check`); calibration's
+//! templates are read back on their own frames before they are kept (`read_back`).
 
 pub mod accuracy;
 pub mod board;
 pub mod locate;
 pub mod profile;
 pub mod proposal_check;
+pub mod read_back;
 pub mod reader;
 pub mod stray;
 
