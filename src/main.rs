@@ -78,6 +78,28 @@ The answer is a solution (not the shortest), proof of none, or undecided (\"deci
         #[command(flatten)]
         spider: SpiderOptions,
     },
+    /// Time the agent on the practice table's real window: N seeded deals, each opened with
+    /// `table` and played with `play --window`, as a table of reveal and play time against the
+    /// animations' floor
+    #[command(
+        after_help = "Needs a desktop (on Linux an X display: scripts/bench-play starts Xvfb and a window manager for it) with no practice table open. The templates are calibrated once from the renderer at the table's size and scale. The floor of a deal is (24 + steps) x the animation time: the stock's 24 draws, then one animation per step; solving time is not counted. The table's own event log gives the illegal moves and the clicks off every target. Exit status 1 when there was any, 2 on bad input."
+    )]
+    BenchPlay {
+        /// Deals to play
+        #[arg(long, value_name = "N", default_value_t = 5)]
+        deals: u64,
+        /// The first deal's seed (then S+1, S+2, ...)
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        first_seed: u64,
+        #[command(flatten)]
+        look: LookArgs,
+        /// How long a moving card takes on the table, in milliseconds
+        #[arg(long, value_name = "MS", default_value_t = 300)]
+        animation_ms: u64,
+        /// Faults the table injects (as `table` takes them)
+        #[command(flatten)]
+        faults: FaultArgs,
+    },
     /// Open the practice table: a playable window (titles "Pyramid Practice Table" and "TriPeaks
     /// Practice Table")
     #[command(
@@ -753,6 +775,34 @@ fn run(command: Option<Command>) -> cli::CliResult {
                 goal,
             }),
         },
+        Some(Command::BenchPlay {
+            deals,
+            first_seed,
+            look,
+            animation_ms,
+            faults,
+        }) => {
+            table_faults(&faults)?;
+            let mut passed: Vec<String> = Vec::new();
+            if faults.drop_click_rate > 0.0 {
+                passed.extend(["--drop-click-rate".into(), faults.drop_click_rate.to_string()]);
+            }
+            if let Some(lag) = faults.lag_ms {
+                passed.extend(["--lag-ms".into(), lag]);
+            }
+            if !passed.is_empty() {
+                passed.extend(["--fault-seed".into(), faults.fault_seed.to_string()]);
+            }
+            cli::bench_play::run(cli::bench_play::BenchPlayArgs {
+                deals,
+                first_seed,
+                theme: look.theme,
+                size: look.size,
+                scale: look.scale,
+                animation_ms,
+                faults: passed,
+            })
+        }
         Some(Command::Templates { remove, json }) => {
             cli::sets::run(cli::sets::SetsArgs { remove, json })
         }

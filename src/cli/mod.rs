@@ -2,6 +2,7 @@
 
 pub mod accuracy;
 pub mod bench;
+pub mod bench_play;
 pub mod decks;
 pub mod labels;
 pub mod peg;
