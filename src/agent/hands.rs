@@ -128,6 +128,18 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
         expect_change: bool,
         change_timeout_ms: u64,
     ) -> Result<bool, Stop> {
+        self.settle_until(expect_change, change_timeout_ms, &mut |_| false)
+    }
+
+    /// `settle_within`, ending as soon as a new picture after the change is one `done` accepts,
+    /// without waiting for it to stay still: for a click whose effect does not animate (a card
+    /// selected), where waiting would only add the game's repaint interval and more.
+    pub fn settle_until(
+        &mut self,
+        expect_change: bool,
+        change_timeout_ms: u64,
+        done: &mut dyn FnMut(&RgbaImage) -> bool,
+    ) -> Result<bool, Stop> {
         let start = self.game.now_ms();
         let before = self.frame.clone();
         let mut prev = self.capture()?;
@@ -151,6 +163,10 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
                     longest_pause = longest_pause.max(now - same_since);
                 }
                 same_since = now;
+            }
+            if !is_before && !is_prev && done(&f) {
+                self.frame = f;
+                return Ok(true);
             }
             let hold = if changed {
                 (longest_pause + longest_pause / 2).max(self.options.still_ms)
@@ -183,9 +199,19 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
 
     /// Clicks `target`, and again (up to the retries) while the picture does not change.
     pub fn click_until_change(&mut self, point: (i32, i32)) -> Result<(), Stop> {
+        self.click_until(point, &mut |_| false)
+    }
+
+    /// `click_until_change`, done as soon as a changed picture is one `done` accepts (see
+    /// `settle_until`).
+    pub fn click_until(
+        &mut self,
+        point: (i32, i32),
+        done: &mut dyn FnMut(&RgbaImage) -> bool,
+    ) -> Result<(), Stop> {
         for attempt in 0..self.options.retries {
             self.click_at(point)?;
-            if self.settle(true)? {
+            if self.settle_until(true, self.options.change_timeout_ms, done)? {
                 return Ok(());
             }
             self.watch.log(&format!(

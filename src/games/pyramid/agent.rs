@@ -145,14 +145,21 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
         click_point(l, self.profile.row_step, target)
     }
 
-    /// Plays one step by its clicks, each confirmed by a change of the picture.
+    /// Plays one step by its clicks, each confirmed by a change of the picture: a selecting
+    /// click by its first change (a highlight does not animate, so the partner is clicked at
+    /// once), the last click by the picture staying still (the move has landed).
     fn do_step(&mut self, state: &State, step: Step) -> Result<(), Stop> {
-        for target in clicks_for(state, step) {
+        let targets = clicks_for(state, step);
+        for (i, &target) in targets.iter().enumerate() {
             if target == Target::None {
                 return Err(Stop(format!("no way to click {step}")));
             }
             let p = self.point(target)?;
-            self.hands.click_until_change(p)?;
+            if i + 1 < targets.len() {
+                self.hands.click_until(p, &mut |_| true)?;
+            } else {
+                self.hands.click_until_change(p)?;
+            }
         }
         Ok(())
     }

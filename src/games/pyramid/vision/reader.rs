@@ -170,16 +170,15 @@ impl Reader {
             )
         };
         // Many unknowns at once: cards moving or something over the table. (A few are normal:
-        // empty slots over the cards behind them can look like nothing known.)
+        // empty slots over the cards behind them can look like nothing known.) A refused frame
+        // leaves the last read that stood as it was: a place whose pixels are those read then is
+        // still that card, so a card flying over one corner of the table costs a read of the
+        // places it covers, not of them all.
         let unknown = board.unknowns().len();
         if unknown >= 6 && unknown * 2 > board.shown().max(1) {
-            self.last = None;
             return Err(crate::games::pyramid::vision::unreadable(&board));
         }
-        if let Err(e) = crate::games::pyramid::vision::in_place(frame, located, &board) {
-            self.last = None;
-            return Err(e);
-        }
+        crate::games::pyramid::vision::in_place(frame, located, &board)?;
         let mut seen = [Seen::Empty; PLACES];
         seen[..28].copy_from_slice(&board.pyramid);
         seen[28] = board.stock_top;
