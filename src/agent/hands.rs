@@ -128,17 +128,17 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
         expect_change: bool,
         change_timeout_ms: u64,
     ) -> Result<bool, Stop> {
-        self.settle_until(expect_change, change_timeout_ms, &mut |_| false)
+        self.settle_until(expect_change, change_timeout_ms, false)
     }
 
-    /// `settle_within`, ending as soon as a new picture after the change is one `done` accepts,
-    /// without waiting for it to stay still: for a click whose effect does not animate (a card
+    /// `settle_within`; with `change_is_enough`, ending at the first changed picture without
+    /// waiting for it to stay still: for a click whose effect does not animate (a card
     /// selected), where waiting would only add the game's repaint interval and more.
     pub fn settle_until(
         &mut self,
         expect_change: bool,
         change_timeout_ms: u64,
-        done: &mut dyn FnMut(&RgbaImage) -> bool,
+        change_is_enough: bool,
     ) -> Result<bool, Stop> {
         let start = self.game.now_ms();
         let before = self.frame.clone();
@@ -164,7 +164,7 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
                 }
                 same_since = now;
             }
-            if !is_before && !is_prev && done(&f) {
+            if change_is_enough && !is_before && !is_prev {
                 self.frame = f;
                 return Ok(true);
             }
@@ -199,19 +199,15 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
 
     /// Clicks `target`, and again (up to the retries) while the picture does not change.
     pub fn click_until_change(&mut self, point: (i32, i32)) -> Result<(), Stop> {
-        self.click_until(point, &mut |_| false)
+        self.click_until(point, false)
     }
 
-    /// `click_until_change`, done as soon as a changed picture is one `done` accepts (see
+    /// `click_until_change`; with `change_is_enough`, done at the first changed picture (see
     /// `settle_until`).
-    pub fn click_until(
-        &mut self,
-        point: (i32, i32),
-        done: &mut dyn FnMut(&RgbaImage) -> bool,
-    ) -> Result<(), Stop> {
+    pub fn click_until(&mut self, point: (i32, i32), change_is_enough: bool) -> Result<(), Stop> {
         for attempt in 0..self.options.retries {
             self.click_at(point)?;
-            if self.settle_until(true, self.options.change_timeout_ms, done)? {
+            if self.settle_until(true, self.options.change_timeout_ms, change_is_enough)? {
                 return Ok(());
             }
             self.watch.log(&format!(

@@ -155,11 +155,7 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
                 return Err(Stop(format!("no way to click {step}")));
             }
             let p = self.point(target)?;
-            if i + 1 < targets.len() {
-                self.hands.click_until(p, &mut |_| true)?;
-            } else {
-                self.hands.click_until_change(p)?;
-            }
+            self.hands.click_until(p, i + 1 < targets.len())?;
         }
         Ok(())
     }
