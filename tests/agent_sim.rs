@@ -2,13 +2,15 @@
 //! model as the game, simulated time): 100 seeded deals, with templates calibrated once, each end
 //! cleared in exactly the solver's number of steps, or as no_solution; the table's log shows no
 //! illegal move and no click off a target; with dropped clicks and lag injected, every deal still
-//! ends cleared or stopped with a reason.
+//! ends cleared or stopped with a reason; with repaints that stall mid-move, a deal is still cleared.
 
 mod common;
 
 use common::pyramid_sim;
+use image::RgbaImage;
 use rayon::prelude::*;
 use solitaire_agent::agent::hands::Options;
+use solitaire_agent::agent::io::{Clock, Pointer, Screen};
 use solitaire_agent::agent::report::{Cards, LogLines, Outcome, Watch};
 use solitaire_agent::cards::Card;
 use solitaire_agent::cards::Deck;
@@ -25,7 +27,7 @@ use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::calibrate::Corners;
 use solitaire_agent::vision::groups::Groups;
 use solitaire_agent::vision::recognize::Matcher;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 const SIZE: (u32, u32) = (1200, 760);
 
@@ -210,6 +212,92 @@ fn dropped_clicks_and_lag_never_lead_to_an_illegal_move() {
         ),
         0
     );
+}
+
+/// The practice table in-process, its repaints stalling in the middle of every move: after each
+/// click, the picture freezes at its third change for `stall_ms`, long enough to look still, with
+/// the card in flight (a busy machine's game does this).
+struct Stalling {
+    inner: solitaire_agent::agent::sim::SimView,
+    stall_ms: u64,
+    changes: usize,
+    last: Option<Arc<RgbaImage>>,
+    frozen_until: u64,
+    stalls: usize,
+}
+
+impl Screen for Stalling {
+    fn capture(&mut self) -> Result<Arc<RgbaImage>, String> {
+        if let Some(last) = &self.last {
+            if self.inner.now_ms() < self.frozen_until {
+                return Ok(last.clone());
+            }
+        }
+        let frame = self.inner.capture()?;
+        if self.last.as_ref().is_some_and(|l| !Arc::ptr_eq(l, &frame)) {
+            self.changes += 1;
+            if self.changes == 3 {
+                self.frozen_until = self.inner.now_ms() + self.stall_ms;
+                self.stalls += 1;
+            }
+        }
+        self.last = Some(frame.clone());
+        Ok(frame)
+    }
+}
+
+impl Pointer for Stalling {
+    fn click(&mut self, x: i32, y: i32) -> Result<(), String> {
+        self.changes = 0;
+        self.inner.click(x, y)
+    }
+}
+
+impl Clock for Stalling {
+    fn now_ms(&self) -> u64 {
+        self.inner.now_ms()
+    }
+    fn sleep_ms(&mut self, ms: u64) {
+        self.inner.sleep_ms(ms)
+    }
+}
+
+/// A game whose repaints stall mid-move looks still with a card in flight: the agent reads that
+/// picture as unreadable or not yet the move, waits for the picture to move on, and clears the
+/// deal in the optimal number of steps with no illegal move.
+#[test]
+fn repaints_that_stall_mid_move_are_waited_out() {
+    let seed = 2;
+    let table = Table::seeded(seed, 300, Faults::default());
+    let renderer = Renderer::new(Theme::built_in());
+    let mut game = Stalling {
+        inner: pyramid_sim(table, renderer, SIZE.0, SIZE.1, 1.0),
+        stall_ms: 200,
+        changes: 0,
+        last: None,
+        frozen_until: 0,
+        stalls: 0,
+    };
+    let report = play(
+        &mut game,
+        Profile::practice_table(),
+        Cards::Templates(matcher()),
+        Options::default(),
+        &mut LogLines(|_: &str| {}),
+    );
+    let optimal = solver::solve(&State::deal(&Deck::shuffled(seed)))
+        .unwrap()
+        .steps
+        .expect("deal 2 is solvable");
+    assert_eq!(report.result, Outcome::Cleared, "{}", report.reason);
+    assert_eq!(report.steps, optimal.len());
+    assert!(
+        game.stalls >= 24 + optimal.len(),
+        "every move stalled: {} stalls",
+        game.stalls
+    );
+    let events = &game.inner.events;
+    assert_eq!(count(events, |e| matches!(e, Event::Illegal { .. })), 0);
 }
 
 /// A user who sees the cards and labels the groups (fixing any card put in the wrong group).

@@ -100,6 +100,12 @@ fn show_seen(s: Seen) -> String {
 
 impl<'g, G: World + ?Sized> Agent<'g, G> {
     fn read(&mut self) -> Result<Board, Stop> {
+        self.read_once().map_err(|e| self.unreadable(&e))
+    }
+
+    /// Reads the last still picture, showing it with what was read; an unreadable picture is
+    /// shown bare and its reason returned (not yet reported: see `unreadable`).
+    fn read_once(&mut self) -> Result<Board, String> {
         let reader = self.reader.as_mut().expect("a reader");
         let result = reader.read(&self.hands.frame);
         let located = reader.located().cloned();
@@ -111,27 +117,33 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
             }
             Err(e) => {
                 self.hands.watch.seen(&self.hands.frame, &[]);
-                self.hands
-                    .watch
-                    .unreadable(&self.hands.frame, &e.to_string());
-                Err(Stop(format!("cannot read the board: {e}")))
+                Err(e.to_string())
             }
         }
     }
 
-    /// Reads the board, and while it is not yet what `wanted` accepts, waits for the picture to
-    /// change again and reads once more: a slow game may show part of a move (a status line, a
-    /// highlight) before the cards move. Gives the last board read once the picture stays the same
-    /// for `late_ms`.
+    /// Reports the last picture as unreadable, for `why`, and the stop it causes.
+    fn unreadable(&mut self, why: &str) -> Stop {
+        self.hands.watch.unreadable(&self.hands.frame, why);
+        Stop(format!("cannot read the board: {why}"))
+    }
+
+    /// Reads the board, and while it is not yet what `wanted` accepts, or cannot be read, waits
+    /// for the picture to change again and reads once more: a slow game may show part of a move
+    /// (a status line, a highlight) before the cards move, and a game whose repaints stall in the
+    /// middle of a move may look still with a card in flight. Gives the last board read once the
+    /// picture stays the same for `late_ms`; a picture that stays unreadable that long stops play.
     fn read_wanted(&mut self, wanted: impl Fn(&Board) -> bool) -> Result<Board, Stop> {
-        let mut board = self.read()?;
+        let mut result = self.read_once();
         for _ in 0..3 {
-            if wanted(&board) || !self.hands.settle_within(true, self.hands.options.late_ms)? {
+            if result.as_ref().is_ok_and(&wanted)
+                || !self.hands.settle_within(true, self.hands.options.late_ms)?
+            {
                 break;
             }
-            board = self.read()?;
+            result = self.read_once();
         }
-        Ok(board)
+        result.map_err(|e| self.unreadable(&e))
     }
 
     fn point(&self, target: Target) -> Result<(i32, i32), Stop> {
@@ -298,7 +310,7 @@ fn learn_deal<G: World + ?Sized>(
     agent.press_button("undo_board")?;
     agent.press_button("ok")?;
     let deal = State::deal(&deck);
-    let board = agent.read()?;
+    let board = agent.read_wanted(|b| difference(b, &deal).is_none())?;
     if let Some(diff) = difference(&board, &deal) {
         return Err(Stop(format!(
             "after Undo board the deal is not back: {diff}"

@@ -83,30 +83,43 @@ fn difference(board: &Board, known: &Known) -> Option<String> {
 
 impl<'g, G: World + ?Sized> Player<'g, G> {
     fn read(&mut self) -> Result<Board, Stop> {
+        self.read_once().map_err(|e| self.unreadable(&e))
+    }
+
+    /// Reads the last still picture, showing it with what was read; an unreadable picture is
+    /// shown bare and its reason returned (not yet reported: see `unreadable`).
+    fn read_once(&mut self) -> Result<Board, String> {
         let reader = self.reader.as_ref().expect("a reader");
         let read = reader.read(&self.hands.frame);
         let marks = read
             .as_ref()
             .map_or(Vec::new(), |board| board.marks(&reader.located));
         self.hands.watch.seen(&self.hands.frame, &marks);
-        read.map_err(|e| {
-            self.hands.watch.unreadable(&self.hands.frame, &e);
-            Stop(format!("cannot read the board: {e}"))
-        })
+        read
+    }
+
+    /// Reports the last picture as unreadable, for `why`, and the stop it causes.
+    fn unreadable(&mut self, why: &str) -> Stop {
+        self.hands.watch.unreadable(&self.hands.frame, why);
+        Stop(format!("cannot read the board: {why}"))
     }
 
     /// Reads the board until it agrees with `known` (a slow game may not have finished the
-    /// move), or says how it differs once the picture stays the same.
+    /// move, or may look still with a card in flight when its repaints stall), or says how it
+    /// differs, or why it cannot be read, once the picture stays the same.
     fn expect(&mut self, known: &Known) -> Result<Board, Stop> {
-        let mut board = self.read()?;
+        let mut result = self.read_once();
         for _ in 0..3 {
-            if difference(&board, known).is_none()
+            if result
+                .as_ref()
+                .is_ok_and(|b| difference(b, known).is_none())
                 || !self.hands.settle_within(true, self.hands.options.late_ms)?
             {
                 break;
             }
-            board = self.read()?;
+            result = self.read_once();
         }
+        let board = result.map_err(|e| self.unreadable(&e))?;
         match difference(&board, known) {
             None => Ok(board),
             Some(d) => Err(Stop(d)),
