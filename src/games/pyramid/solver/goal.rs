@@ -326,15 +326,16 @@ impl Counts {
     }
 
     /// Cards of the cones' value still in play that could be removed: stock and waste cards,
-    /// and pyramid cards whose cone could be cleared; each needs its own partner (a king none).
+    /// and pyramid cards whose cone could be cleared; each needs its own partner that could be
+    /// removed too (a king none).
     fn removable_of(&self, cones: &Cones, key: Key) -> u32 {
-        let value = cones.value;
-        let in_stock = (flags_of(key) & self.problem.stock_by_value[value as usize]).count_ones();
-        let left = in_stock + cones.removable_in_pyramid(self, key);
-        if value == 13 {
-            left
-        } else {
-            left.min(self.left_of(13 - value, key))
+        let in_stock = |c: &Cones| {
+            (flags_of(key) & self.problem.stock_by_value[c.value as usize]).count_ones()
+        };
+        let left = in_stock(cones) + cones.removable_in_pyramid(self, key);
+        match &cones.partners {
+            None => left,
+            Some(p) => left.min(in_stock(p) + p.removable_in_pyramid(self, key)),
         }
     }
 
@@ -348,7 +349,36 @@ impl Counts {
         if more == 0 {
             return 0;
         }
-        // Per card that could go: (its own fewest steps, stock cards to pass, pyramid cards).
+        let (own, n) = self.card_options(cones, key);
+        let mut mine = [(0, 0, 0); 70];
+        let mine = picks(&own[..n], more, &mut mine);
+        let mut theirs = [(0, 0, 0); 70];
+        let theirs = match &cones.partners {
+            Some(p) => {
+                let (partners, m) = self.card_options(p, key);
+                picks(&partners[..m], more, &mut theirs)
+            }
+            None => picks(&[], 0, &mut theirs),
+        };
+        let bound = |picks: &[(u32, u32, u32)]| {
+            picks
+                .iter()
+                .map(|&(steps, passed, cards)| {
+                    more.max(steps)
+                        .max(passed)
+                        .max((cards.count_ones() + passed).div_ceil(2))
+                })
+                .min()
+                .unwrap_or(u32::MAX / 4)
+        };
+        bound(mine).max(bound(theirs))
+    }
+
+    /// The cards of the cones' value that could still go, each as (its own fewest steps, stock
+    /// cards to pass, pyramid cards removed with it): for a pyramid card, its cone's removals and
+    /// the stock cards to pass for the partners the cone needs; for a stock card, the cards to
+    /// pass before it. At most eight (four of a value, each in the pyramid or the stock).
+    fn card_options(&self, cones: &Cones, key: Key) -> ([(u32, u32, u32); 8], usize) {
         let mut options = [(0u32, 0u32, 0u32); 8];
         let mut n = 0;
         let all = self.problem.pyramid_by_value[cones.value as usize];
@@ -362,34 +392,14 @@ impl Counts {
         }
         let (flags, stock, cycle) = (flags_of(key), stock_of(key), cycle_of(key));
         let mut bits = flags & self.problem.stock_by_value[cones.value as usize];
-        while bits != 0 {
+        while bits != 0 && n < options.len() {
             let s = bits.trailing_zeros();
             bits &= bits - 1;
             let reach = stock_card_cost(flags, stock, cycle, s);
             options[n] = (reach, reach, 0);
             n += 1;
         }
-        let mut best = u32::MAX / 4;
-        for chosen in 1u32..1 << n {
-            if chosen.count_ones() != more {
-                continue;
-            }
-            let (mut steps, mut passed, mut cards) = (more, 0, 0);
-            for (j, &(own, reach, set)) in options[..n].iter().enumerate() {
-                if chosen >> j & 1 == 1 {
-                    steps = steps.max(own);
-                    passed = passed.max(reach);
-                    cards |= set;
-                }
-            }
-            let cards = cards.count_ones();
-            let bound = steps
-                .max(passed)
-                .max(cards.div_ceil(2))
-                .max((cards + passed).div_ceil(2));
-            best = best.min(bound);
-        }
-        best
+        (options, n)
     }
 }
 
@@ -416,6 +426,55 @@ fn stock_card_cost(flags: u32, stock: u32, cycle: u32, s: u32) -> u32 {
     } else {
         down_the_waste
     }
+}
+
+/// Every way to pick `k` of `options` (own steps, stock cards to pass, pyramid cards), each as
+/// the largest own steps, the largest stock cards to pass and every pyramid card: written into
+/// `out` (C(8, 4) = 70 ways at most), the ways returned.
+fn picks<'o>(
+    options: &[(u32, u32, u32)],
+    k: u32,
+    out: &'o mut [(u32, u32, u32); 70],
+) -> &'o [(u32, u32, u32)] {
+    let mut n = 0;
+    for chosen in 0u32..1 << options.len() {
+        if chosen.count_ones() != k {
+            continue;
+        }
+        let mut pick = (0, 0, 0);
+        for (j, &(steps, passed, cards)) in options.iter().enumerate() {
+            if chosen >> j & 1 == 1 {
+                pick = (pick.0.max(steps), pick.1.max(passed), pick.2 | cards);
+            }
+        }
+        out[n] = pick;
+        n += 1;
+    }
+    &out[..n]
+}
+
+/// The fewest steps that bring within reach the stock and waste cards `needs` asks for: for each
+/// need, `stock_card_cost` of the last of the cheapest cards that meet it; the largest of those.
+/// Every need must be met by the cards left.
+fn needs_reach(needs: &[Need], key: Key) -> u32 {
+    let (flags, stock, cycle) = (flags_of(key), stock_of(key), cycle_of(key));
+    needs
+        .iter()
+        .map(|need| {
+            let mut costs = [u32::MAX; 4];
+            let mut bits = flags & need.mask;
+            for cost in costs.iter_mut() {
+                if bits == 0 {
+                    break;
+                }
+                *cost = stock_card_cost(flags, stock, cycle, bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+            costs.sort_unstable();
+            costs[need.count as usize - 1]
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// Earn at least `points`.
@@ -463,10 +522,22 @@ pub struct Cones {
     needs: Vec<Need>,
     /// Each card's position with its whole cone.
     sets: [u32; 4],
+    /// The same for the partner value (13 less this one; none for kings): each card removed
+    /// takes one of them with it.
+    partners: Option<Box<Cones>>,
 }
 
 impl Cones {
     pub fn new(counts: &Counts, value: u8) -> Cones {
+        let mut cones = Cones::of_value(counts, value);
+        if value != 13 {
+            cones.partners = Some(Box::new(Cones::of_value(counts, 13 - value)));
+        }
+        cones
+    }
+
+    /// The cones of one value's pyramid cards, without their partners'.
+    fn of_value(counts: &Counts, value: u8) -> Cones {
         let (shapes, problem) = (Shapes::get(), &counts.problem);
         let mut matchings = HashMap::new();
         let mut needs = Vec::new();
@@ -505,6 +576,7 @@ impl Cones {
             ranges,
             needs,
             sets,
+            partners: None,
         }
     }
 
@@ -534,24 +606,7 @@ impl Cones {
     /// `i`-th card and its cone needs (`stock_card_cost` of the last of them).
     fn partners_reach(&self, key: Key, i: usize) -> u32 {
         let (from, to) = self.ranges[shape_of(key) as usize][i];
-        let (flags, stock, cycle) = (flags_of(key), stock_of(key), cycle_of(key));
-        self.needs[from as usize..to as usize]
-            .iter()
-            .map(|need| {
-                let mut costs = [u32::MAX; 4];
-                let mut bits = flags & need.mask;
-                for cost in costs.iter_mut() {
-                    if bits == 0 {
-                        break;
-                    }
-                    *cost = stock_card_cost(flags, stock, cycle, bits.trailing_zeros());
-                    bits &= bits - 1;
-                }
-                costs.sort_unstable();
-                costs[need.count as usize - 1]
-            })
-            .max()
-            .unwrap_or(0)
+        needs_reach(&self.needs[from as usize..to as usize], key)
     }
 
     /// The value's pyramid cards left that could still be removed.
