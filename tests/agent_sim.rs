@@ -2,7 +2,8 @@
 //! model as the game, simulated time): 100 seeded deals, with templates calibrated once, each end
 //! cleared in exactly the solver's number of steps, or as no_solution; the table's log shows no
 //! illegal move and no click off a target; with dropped clicks and lag injected, every deal still
-//! ends cleared or stopped with a reason; with repaints that stall mid-move, a deal is still cleared.
+//! ends cleared or stopped with a reason; with repaints that stall mid-move, or a window over the
+//! cards for a while, a deal is still cleared.
 
 mod common;
 
@@ -298,6 +299,92 @@ fn repaints_that_stall_mid_move_are_waited_out() {
     );
     let events = &game.inner.events;
     assert_eq!(count(events, |e| matches!(e, Event::Illegal { .. })), 0);
+}
+
+/// The practice table in-process with a window dragged over its cards for `cover_ms` right after
+/// the agent's `after_click`-th click (the move it made still plays out underneath).
+struct Covered {
+    inner: solitaire_agent::agent::sim::SimView,
+    after_click: usize,
+    cover_ms: u64,
+    clicks: usize,
+    covered_from: Option<u64>,
+}
+
+impl Screen for Covered {
+    fn capture(&mut self) -> Result<Arc<RgbaImage>, String> {
+        let frame = self.inner.capture()?;
+        let now = self.inner.now_ms();
+        match self.covered_from {
+            Some(t) if now < t + self.cover_ms => {
+                let mut covered = (*frame).clone();
+                let (w, h) = covered.dimensions();
+                for y in h / 10..h / 2 {
+                    for x in w / 4..w * 3 / 4 {
+                        covered.put_pixel(x, y, image::Rgba([236, 236, 236, 255]));
+                    }
+                }
+                Ok(Arc::new(covered))
+            }
+            _ => Ok(frame),
+        }
+    }
+}
+
+impl Pointer for Covered {
+    fn click(&mut self, x: i32, y: i32) -> Result<(), String> {
+        self.clicks += 1;
+        if self.clicks == self.after_click {
+            self.covered_from = Some(self.inner.now_ms());
+        }
+        self.inner.click(x, y)
+    }
+}
+
+impl Clock for Covered {
+    fn now_ms(&self) -> u64 {
+        self.inner.now_ms()
+    }
+    fn sleep_ms(&mut self, ms: u64) {
+        self.inner.sleep_ms(ms)
+    }
+}
+
+/// A window over the cards for 3 s, longer than the agent waits for a slow move to show
+/// (`late_ms`), right after a move: the agent cannot read the table, waits for the picture to
+/// change (up to `covered_ms`), and clears the deal in the optimal number of steps.
+#[test]
+fn a_window_over_the_cards_after_a_move_is_waited_out() {
+    let seed = 2;
+    let table = Table::seeded(seed, 300, Faults::default());
+    let renderer = Renderer::new(Theme::built_in());
+    let mut game = Covered {
+        inner: pyramid_sim(table, renderer, SIZE.0, SIZE.1, 1.0),
+        after_click: 40,
+        cover_ms: 3000,
+        clicks: 0,
+        covered_from: None,
+    };
+    let options = Options::default();
+    assert!(options.late_ms < 3000 && 3000 < options.covered_ms);
+    let report = play(
+        &mut game,
+        Profile::practice_table(),
+        Cards::Templates(matcher()),
+        options,
+        &mut LogLines(|_: &str| {}),
+    );
+    let optimal = solver::solve(&State::deal(&Deck::shuffled(seed)))
+        .unwrap()
+        .steps
+        .expect("deal 2 is solvable");
+    assert!(game.covered_from.is_some(), "the window came");
+    assert_eq!(report.result, Outcome::Cleared, "{}", report.reason);
+    assert_eq!(report.steps, optimal.len());
+    assert_eq!(
+        count(&game.inner.events, |e| matches!(e, Event::Illegal { .. })),
+        0
+    );
 }
 
 /// A user who sees the cards and labels the groups (fixing any card put in the wrong group).

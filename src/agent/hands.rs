@@ -23,6 +23,9 @@ pub struct Options {
     pub retries: usize,
     /// How long to wait for the rest of a move when the board read is not yet what it should be.
     pub late_ms: u64,
+    /// How long to wait for a picture that cannot be read (a window or dialog over the table, a
+    /// card caught in flight) to change before play stops.
+    pub covered_ms: u64,
 }
 
 impl Default for Options {
@@ -34,6 +37,7 @@ impl Default for Options {
             settle_timeout_ms: 10_000,
             retries: 3,
             late_ms: 1500,
+            covered_ms: 5000,
         }
     }
 }

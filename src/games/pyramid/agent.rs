@@ -130,15 +130,19 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
 
     /// Reads the board, and while it is not yet what `wanted` accepts, or cannot be read, waits
     /// for the picture to change again and reads once more: a slow game may show part of a move
-    /// (a status line, a highlight) before the cards move, and a game whose repaints stall in the
-    /// middle of a move may look still with a card in flight. Gives the last board read once the
-    /// picture stays the same for `late_ms`; a picture that stays unreadable that long stops play.
+    /// (a status line, a highlight) before the cards move, a game whose repaints stall in the
+    /// middle of a move may look still with a card in flight, and a window may be dragged over
+    /// the table for a while. Gives the last board read once the picture stays the same for
+    /// `late_ms`; a picture that stays unreadable for `covered_ms` stops play.
     fn read_wanted(&mut self, wanted: impl Fn(&Board) -> bool) -> Result<Board, Stop> {
         let mut result = self.read_once();
         for _ in 0..3 {
-            if result.as_ref().is_ok_and(&wanted)
-                || !self.hands.settle_within(true, self.hands.options.late_ms)?
-            {
+            let wait = match &result {
+                Ok(board) if wanted(board) => break,
+                Ok(_) => self.hands.options.late_ms,
+                Err(_) => self.hands.options.covered_ms,
+            };
+            if !self.hands.settle_within(true, wait)? {
                 break;
             }
             result = self.read_once();

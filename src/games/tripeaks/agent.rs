@@ -104,22 +104,29 @@ impl<'g, G: World + ?Sized> Player<'g, G> {
         Stop(format!("cannot read the board: {why}"))
     }
 
-    /// Reads the board until it agrees with `known` (a slow game may not have finished the
-    /// move, or may look still with a card in flight when its repaints stall), or says how it
-    /// differs, or why it cannot be read, once the picture stays the same.
-    fn expect(&mut self, known: &Known) -> Result<Board, Stop> {
+    /// Reads the board until `done` accepts it: a slow game may not have finished the move, may
+    /// look still with a card in flight when its repaints stall, or be covered for a while by a
+    /// window dragged over it. Gives the last board read once the picture stays the same for
+    /// `late_ms`; a picture that stays unreadable for `covered_ms` stops play.
+    fn read_until(&mut self, done: impl Fn(&Board) -> bool) -> Result<Board, Stop> {
         let mut result = self.read_once();
         for _ in 0..3 {
-            if result
-                .as_ref()
-                .is_ok_and(|b| difference(b, known).is_none())
-                || !self.hands.settle_within(true, self.hands.options.late_ms)?
-            {
+            let wait = match &result {
+                Ok(board) if done(board) => break,
+                Ok(_) => self.hands.options.late_ms,
+                Err(_) => self.hands.options.covered_ms,
+            };
+            if !self.hands.settle_within(true, wait)? {
                 break;
             }
             result = self.read_once();
         }
-        let board = result.map_err(|e| self.unreadable(&e))?;
+        result.map_err(|e| self.unreadable(&e))
+    }
+
+    /// Reads the board until it agrees with `known` (`read_until`), or says how it differs.
+    fn expect(&mut self, known: &Known) -> Result<Board, Stop> {
+        let board = self.read_until(|b| difference(b, known).is_none())?;
         match difference(&board, known) {
             None => Ok(board),
             Some(d) => Err(Stop(d)),
@@ -257,15 +264,7 @@ fn run<G: World + ?Sized>(
             ));
         }
         p.draw()?;
-        let mut board = p.read()?;
-        for _ in 0..3 {
-            if board.waste != Seen::Card(top)
-                || !p.hands.settle_within(true, p.hands.options.late_ms)?
-            {
-                break;
-            }
-            board = p.read()?;
-        }
+        let board = p.read_until(|b| b.waste != Seen::Card(top))?;
         let card = match &board.waste {
             Seen::Card(c) if *c != top => *c,
             other => {
