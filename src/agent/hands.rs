@@ -192,6 +192,39 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
         }
     }
 
+    /// Reads the last still picture with `read` (which shows it to the watcher and says why
+    /// it cannot be read), and while `done` does not accept it, waits for the picture to change
+    /// again and reads once more: a slow game may show part of a move (a status line, a
+    /// highlight) before the cards move, a game whose repaints stall in the middle of a move may
+    /// look still with a card in flight, and a window may be dragged over the table for a while.
+    /// Gives the last read once the picture stays the same for `late_ms`; a picture that stays
+    /// unreadable for `covered_ms` stops play (`unreadable`).
+    pub fn read_until<B>(
+        &mut self,
+        mut read: impl FnMut(&mut Self) -> Result<B, String>,
+        done: impl Fn(&B) -> bool,
+    ) -> Result<B, Stop> {
+        let mut result = read(self);
+        for _ in 0..3 {
+            let wait = match &result {
+                Ok(b) if done(b) => break,
+                Ok(_) => self.options.late_ms,
+                Err(_) => self.options.covered_ms,
+            };
+            if !self.settle_within(true, wait)? {
+                break;
+            }
+            result = read(self);
+        }
+        result.map_err(|why| self.unreadable(&why))
+    }
+
+    /// Reports the last picture as unreadable, for `why`, and the stop it causes.
+    pub fn unreadable(&mut self, why: &str) -> Stop {
+        self.watch.unreadable(&self.frame, why);
+        Stop(format!("cannot read the board: {why}"))
+    }
+
     pub fn click_at(&mut self, (x, y): (i32, i32)) -> Result<(), Stop> {
         self.watch.proceed()?;
         self.check_user()?;

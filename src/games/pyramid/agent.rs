@@ -100,54 +100,15 @@ fn show_seen(s: Seen) -> String {
 
 impl<'g, G: World + ?Sized> Agent<'g, G> {
     fn read(&mut self) -> Result<Board, Stop> {
-        self.read_once().map_err(|e| self.unreadable(&e))
-    }
-
-    /// Reads the last still picture, showing it with what was read; an unreadable picture is
-    /// shown bare and its reason returned (not yet reported: see `unreadable`).
-    fn read_once(&mut self) -> Result<Board, String> {
         let reader = self.reader.as_mut().expect("a reader");
-        let result = reader.read(&self.hands.frame);
-        let located = reader.located().cloned();
-        match result {
-            Ok(board) => {
-                let marks = located.map_or(Vec::new(), |l| board.marks(&l));
-                self.hands.watch.seen(&self.hands.frame, &marks);
-                Ok(board)
-            }
-            Err(e) => {
-                self.hands.watch.seen(&self.hands.frame, &[]);
-                Err(e.to_string())
-            }
-        }
+        read_with(reader, &mut self.hands).map_err(|why| self.hands.unreadable(&why))
     }
 
-    /// Reports the last picture as unreadable, for `why`, and the stop it causes.
-    fn unreadable(&mut self, why: &str) -> Stop {
-        self.hands.watch.unreadable(&self.hands.frame, why);
-        Stop(format!("cannot read the board: {why}"))
-    }
-
-    /// Reads the board, and while it is not yet what `wanted` accepts, or cannot be read, waits
-    /// for the picture to change again and reads once more: a slow game may show part of a move
-    /// (a status line, a highlight) before the cards move, a game whose repaints stall in the
-    /// middle of a move may look still with a card in flight, and a window may be dragged over
-    /// the table for a while. Gives the last board read once the picture stays the same for
-    /// `late_ms`; a picture that stays unreadable for `covered_ms` stops play.
+    /// Reads the board until `wanted` accepts it (`Hands::read_until`).
     fn read_wanted(&mut self, wanted: impl Fn(&Board) -> bool) -> Result<Board, Stop> {
-        let mut result = self.read_once();
-        for _ in 0..3 {
-            let wait = match &result {
-                Ok(board) if wanted(board) => break,
-                Ok(_) => self.hands.options.late_ms,
-                Err(_) => self.hands.options.covered_ms,
-            };
-            if !self.hands.settle_within(true, wait)? {
-                break;
-            }
-            result = self.read_once();
-        }
-        result.map_err(|e| self.unreadable(&e))
+        let reader = self.reader.as_mut().expect("a reader");
+        self.hands
+            .read_until(|hands| read_with(reader, hands), wanted)
     }
 
     fn point(&self, target: Target) -> Result<(i32, i32), Stop> {
@@ -189,6 +150,27 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
         };
         let point = point.ok_or_else(|| Stop(format!("cannot find the {which} button")))?;
         self.hands.click_until_change(point)
+    }
+}
+
+/// Reads the last still picture, showing it with what was read; an unreadable picture is shown
+/// bare and its reason returned (not yet reported: see `Hands::unreadable`).
+fn read_with<G: World + ?Sized>(
+    reader: &mut Reader,
+    hands: &mut Hands<G>,
+) -> Result<Board, String> {
+    let result = reader.read(&hands.frame);
+    let located = reader.located().cloned();
+    match result {
+        Ok(board) => {
+            let marks = located.map_or(Vec::new(), |l| board.marks(&l));
+            hands.watch.seen(&hands.frame, &marks);
+            Ok(board)
+        }
+        Err(e) => {
+            hands.watch.seen(&hands.frame, &[]);
+            Err(e.to_string())
+        }
     }
 }
 

@@ -81,47 +81,28 @@ fn difference(board: &Board, known: &Known) -> Option<String> {
     None
 }
 
+/// Reads the last still picture, showing it with what was read; an unreadable picture is shown
+/// bare and its reason returned (not yet reported: see `Hands::unreadable`).
+fn read_with<G: World + ?Sized>(reader: &Reader, hands: &mut Hands<G>) -> Result<Board, String> {
+    let read = reader.read(&hands.frame);
+    let marks = read
+        .as_ref()
+        .map_or(Vec::new(), |board| board.marks(&reader.located));
+    hands.watch.seen(&hands.frame, &marks);
+    read
+}
+
 impl<'g, G: World + ?Sized> Player<'g, G> {
     fn read(&mut self) -> Result<Board, Stop> {
-        self.read_once().map_err(|e| self.unreadable(&e))
-    }
-
-    /// Reads the last still picture, showing it with what was read; an unreadable picture is
-    /// shown bare and its reason returned (not yet reported: see `unreadable`).
-    fn read_once(&mut self) -> Result<Board, String> {
         let reader = self.reader.as_ref().expect("a reader");
-        let read = reader.read(&self.hands.frame);
-        let marks = read
-            .as_ref()
-            .map_or(Vec::new(), |board| board.marks(&reader.located));
-        self.hands.watch.seen(&self.hands.frame, &marks);
-        read
+        read_with(reader, &mut self.hands).map_err(|why| self.hands.unreadable(&why))
     }
 
-    /// Reports the last picture as unreadable, for `why`, and the stop it causes.
-    fn unreadable(&mut self, why: &str) -> Stop {
-        self.hands.watch.unreadable(&self.hands.frame, why);
-        Stop(format!("cannot read the board: {why}"))
-    }
-
-    /// Reads the board until `done` accepts it: a slow game may not have finished the move, may
-    /// look still with a card in flight when its repaints stall, or be covered for a while by a
-    /// window dragged over it. Gives the last board read once the picture stays the same for
-    /// `late_ms`; a picture that stays unreadable for `covered_ms` stops play.
+    /// Reads the board until `done` accepts it (`Hands::read_until`).
     fn read_until(&mut self, done: impl Fn(&Board) -> bool) -> Result<Board, Stop> {
-        let mut result = self.read_once();
-        for _ in 0..3 {
-            let wait = match &result {
-                Ok(board) if done(board) => break,
-                Ok(_) => self.hands.options.late_ms,
-                Err(_) => self.hands.options.covered_ms,
-            };
-            if !self.hands.settle_within(true, wait)? {
-                break;
-            }
-            result = self.read_once();
-        }
-        result.map_err(|e| self.unreadable(&e))
+        let reader = self.reader.as_ref().expect("a reader");
+        self.hands
+            .read_until(|hands| read_with(reader, hands), done)
     }
 
     /// Reads the board until it agrees with `known` (`read_until`), or says how it differs.
