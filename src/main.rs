@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use solitaire_agent::cli;
 use solitaire_agent::games::Chosen;
+use solitaire_agent::table::look::Look;
 
 #[derive(Parser)]
 #[command(
@@ -302,6 +303,10 @@ reading every card), over all themes; build with --release for meaningful times.
         /// and KDE's card decks (Debian's kdegames-card-data-kf5)
         #[arg(long)]
         held_out: bool,
+        /// The table's look the frames are drawn in, read with its profile: practice
+        /// (practice-table) or msc (msc)
+        #[arg(long, value_name = "LOOK", default_value = "practice", value_parser = Look::parse)]
+        look: Look,
         /// Measure guided calibration's proposed labels instead: each theme's calibration deal
         /// grouped, its ranks and suits proposed from every other known theme
         #[arg(long)]
@@ -445,6 +450,11 @@ struct LookArgs {
     /// Display scale as on Windows (1.0-2.5): larger toolbar, text and status line
     #[arg(long, value_name = "F", default_value_t = 1.0, value_parser = parse_scale)]
     scale: f32,
+    /// The table's look (Pyramid): practice (its own layout) or msc (Microsoft Solitaire
+    /// Collection's proportions: covered cards show only their index corner, buttons in a bar at
+    /// the bottom)
+    #[arg(long = "look", value_name = "LOOK", default_value = "practice", value_parser = Look::parse)]
+    table_look: Look,
 }
 
 /// A window size with an optional display scale: "1920x1080" or "1920x1080@1.5".
@@ -603,6 +613,7 @@ fn run(command: Option<Command>) -> cli::CliResult {
                 seed: deal.seed,
                 deck: deal.deck,
                 theme: look.theme,
+                look: look.table_look,
                 size: look.size,
                 scale: look.scale,
                 animation_ms,
@@ -624,6 +635,7 @@ fn run(command: Option<Command>) -> cli::CliResult {
             seed: deal.seed,
             deck: deal.deck,
             theme: look.theme,
+            look: look.table_look,
             size: look.size,
             scale: look.scale,
             after,
@@ -654,6 +666,7 @@ fn run(command: Option<Command>) -> cli::CliResult {
                 seed: deal.seed,
                 deck: deal.deck,
                 theme: look.theme,
+                look: look.table_look,
                 size: look.size,
                 scale: look.scale,
                 templates,
@@ -701,6 +714,7 @@ fn run(command: Option<Command>) -> cli::CliResult {
             first_deal,
             verbose,
             held_out,
+            look,
             proposals,
         }) => (|| {
             let themes = if held_out {
@@ -721,6 +735,7 @@ fn run(command: Option<Command>) -> cli::CliResult {
                 .map_err(cli::Failure::input)?;
             cli::accuracy::run(cli::accuracy::AccuracyArgs {
                 held_out,
+                look,
                 themes,
                 sizes,
                 deals: first_deal..first_deal.saturating_add(deals),
@@ -797,6 +812,7 @@ fn run(command: Option<Command>) -> cli::CliResult {
                 deals,
                 first_seed,
                 theme: look.theme,
+                look: look.table_look,
                 size: look.size,
                 scale: look.scale,
                 animation_ms,

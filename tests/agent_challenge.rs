@@ -24,7 +24,7 @@ use solitaire_agent::table::theme::Theme;
 const SIZE: (u32, u32) = (1200, 760);
 
 fn challenge(seed: u64, goal: &str, deals: u32) -> (Report, Vec<(u64, Event)>) {
-    let matcher = sim_templates(Theme::built_in(), SIZE, 1.0).unwrap();
+    let matcher = sim_templates(Renderer::new(Theme::built_in()), SIZE, 1.0).unwrap();
     let table = Table::seeded(seed, 300, Faults::default());
     let mut world = pyramid_sim(table, Renderer::new(Theme::built_in()), SIZE.0, SIZE.1, 1.0);
     let report = play_challenge(

@@ -23,6 +23,7 @@ use solitaire_agent::games::pyramid::vision::accuracy::calibrate_rendered_at;
 use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::games::pyramid::State;
 use solitaire_agent::table::harness::{Event, Faults};
+use solitaire_agent::table::look::Look;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::calibrate::Corners;
@@ -38,7 +39,7 @@ const SIZE: (u32, u32) = (1200, 760);
 fn matcher() -> Matcher {
     static MATCHER: OnceLock<Matcher> = OnceLock::new();
     MATCHER
-        .get_or_init(|| sim_templates(Theme::built_in(), SIZE, 1.0).unwrap())
+        .get_or_init(|| sim_templates(Renderer::new(Theme::built_in()), SIZE, 1.0).unwrap())
         .clone()
 }
 
@@ -50,34 +51,36 @@ fn run(
     run_at(&BUILT_IN, seed, faults, matcher)
 }
 
-/// A theme at a window size and display scale.
-struct Look {
+/// A theme at a window size and display scale, in one of the table's looks.
+struct Setting {
     theme: &'static str,
     size: (u32, u32),
     scale: f32,
+    look: Look,
 }
 
-const BUILT_IN: Look = Look {
+const BUILT_IN: Setting = Setting {
     theme: "builtin",
     size: SIZE,
     scale: 1.0,
+    look: Look::Practice,
 };
 
 /// Plays deal `seed` to the end at `look` with `matcher`'s templates.
 fn run_at(
-    look: &Look,
+    look: &Setting,
     seed: u64,
     faults: Faults,
     matcher: &Matcher,
 ) -> (solitaire_agent::agent::report::Report, Vec<(u64, Event)>) {
     let matcher = matcher.clone();
     let table = Table::seeded(seed, 300, faults);
-    let renderer = Renderer::new(Theme::load(look.theme).unwrap());
+    let renderer = Renderer::with_look(Theme::load(look.theme).unwrap(), look.look);
     let (w, h) = look.size;
     let mut game = pyramid_sim(table, renderer, w, h, look.scale);
     let report = play(
         &mut game,
-        Profile::practice_table(),
+        Profile::of_look(look.look),
         Cards::Templates(matcher),
         Options::default(),
         &mut LogLines(|_: &str| {}),
@@ -156,10 +159,11 @@ fn a_hundred_seeded_deals_are_cleared_with_exactly_the_planned_clicks() {
 /// (Deal 10 once stopped safely here: an empty place over a court card read as a card.)
 #[test]
 fn anglo_deals_at_display_scale_one_and_a_half_are_cleared() {
-    let look = Look {
+    let look = Setting {
         theme: "anglo",
         size: (1920, 1080),
         scale: 1.5,
+        look: Look::Practice,
     };
     let deck = Deck::shuffled(5);
     let mut r = Renderer::new(Theme::load(look.theme).unwrap());
@@ -179,6 +183,46 @@ fn anglo_deals_at_display_scale_one_and_a_half_are_cleared() {
             };
             ((report.result, report.steps) != expected)
                 .then(|| format!("deal {seed}: {:?}, {}", report.result, report.reason))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// In MSC's look (covered cards show only their index corner, Undo board and OK only where the
+/// `msc` profile's fractions say), read with the `msc` profile, calibrated from that look's own
+/// frames: deals are cleared in the solver's steps, with no illegal move and no click off a target.
+#[test]
+fn deals_in_the_msc_look_are_cleared_with_the_msc_profile() {
+    let look = Setting {
+        theme: "builtin",
+        size: (1440, 900),
+        scale: 1.0,
+        look: Look::Msc,
+    };
+    let r = Renderer::with_look(Theme::built_in(), Look::Msc);
+    let matcher = sim_templates(r, look.size, look.scale).unwrap();
+    let failures: Vec<String> = (1..=4u64)
+        .into_par_iter()
+        .filter_map(|seed| {
+            let (report, events) = run_at(&look, seed, Faults::default(), &matcher);
+            let illegal = count(&events, |e| matches!(e, Event::Illegal { .. }));
+            let stray = count(
+                &events,
+                |e| matches!(e, Event::Click { target, .. } if target == "none"),
+            );
+            let optimal = solver::solve(&State::deal(&Deck::shuffled(seed)))
+                .unwrap()
+                .steps;
+            let expected = match &optimal {
+                Some(steps) => (Outcome::Cleared, steps.len()),
+                None => (Outcome::NoSolution, report.steps),
+            };
+            ((report.result, report.steps) != expected || illegal + stray > 0).then(|| {
+                format!(
+                    "deal {seed}: {:?} after {} steps ({illegal} illegal, {stray} stray): {}",
+                    report.result, report.steps, report.reason
+                )
+            })
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));

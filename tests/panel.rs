@@ -37,7 +37,7 @@ fn play_watched(shared: Arc<Mutex<Shared>>, switches: Arc<Switches>) -> Report {
         switches,
         wake: Box::new(|| {}),
     };
-    let matcher = sim_templates(Theme::built_in(), (1200, 760), 1.0).unwrap();
+    let matcher = sim_templates(Renderer::new(Theme::built_in()), (1200, 760), 1.0).unwrap();
     let mut game = sim(2);
     play(
         &mut game,

@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 pub struct AccuracyArgs {
     /// The themes are the held-out ones (said in the heading).
     pub held_out: bool,
+    /// The table's look the frames are drawn in (and the profile that reads them).
+    pub look: crate::table::look::Look,
     /// Theme names or paths; "all" for the built-in theme and every installed one.
     pub themes: Vec<String>,
     pub sizes: Vec<(u32, u32, f32)>,
@@ -88,10 +90,17 @@ pub fn run(args: AccuracyArgs) -> CliResult {
         );
     }
     println!(
-        "Reading accuracy: templates calibrated once at 1440x900 (deal {CALIBRATION_SEED}), {} deal{} \
-         per size{}, 3 positions each (full with a card selected, half cleared, stock drawn out)",
+        "Reading accuracy, {} look (profile {}): templates calibrated once at 1440x900 (deal \
+         {CALIBRATION_SEED}), {} deal{} per size{}, 3 positions each (full with a card selected, \
+         half cleared, stock drawn out)",
+        args.look.name(),
+        crate::games::pyramid::vision::profile::Profile::of_look(args.look).name,
         args.deals.end - args.deals.start,
-        if args.deals.end - args.deals.start == 1 { "" } else { "s" },
+        if args.deals.end - args.deals.start == 1 {
+            ""
+        } else {
+            "s"
+        },
         match (args.deals.start, args.deals.end - args.deals.start) {
             (0, _) => String::new(),
             (first, 1) => format!(" (deal {first})"),
@@ -112,7 +121,7 @@ pub fn run(args: AccuracyArgs) -> CliResult {
     for theme in themes {
         let name = theme.name().to_string();
         eprintln!("{name}: calibrating...");
-        let mut renderer = Renderer::new(theme);
+        let mut renderer = Renderer::with_look(theme, args.look);
         let cells: Vec<String> = match calibrate_rendered(&mut renderer, &deck) {
             Err(e) => vec![format!("calibration failed: {e}")],
             Ok(templates) => {

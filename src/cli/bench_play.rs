@@ -7,8 +7,8 @@
 use super::table::load_theme;
 use super::{CliResult, Failure};
 use crate::games::pyramid::vision::accuracy::calibrate_rendered_at;
+use crate::games::pyramid::vision::profile::Profile;
 use crate::platform::window;
-use crate::table::render::Renderer;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -26,6 +26,7 @@ pub struct BenchPlayArgs {
     pub deals: u64,
     pub first_seed: u64,
     pub theme: String,
+    pub look: crate::table::look::Look,
     pub size: (u32, u32),
     pub scale: f32,
     pub animation_ms: u64,
@@ -57,7 +58,12 @@ pub fn run(args: BenchPlayArgs) -> CliResult {
             "a window titled '{TITLE}' is already open: close it first (bench-play opens its own)"
         )));
     }
-    let theme = load_theme(&args.theme)?;
+    let renderer = crate::games::Game::renderer(
+        &crate::games::pyramid::Pyramid,
+        load_theme(&args.theme)?,
+        args.look,
+    )
+    .map_err(Failure::input)?;
     let exe = std::env::current_exe()
         .map_err(|e| Failure::input(format!("cannot find this program to start the table: {e}")))?;
     let work =
@@ -72,7 +78,7 @@ pub fn run(args: BenchPlayArgs) -> CliResult {
         );
         let templates = work.join("templates");
         let deck = crate::cards::Deck::shuffled(CALIBRATION_SEED);
-        calibrate_rendered_at(&mut Renderer::new(theme), &deck, args.size, args.scale)
+        calibrate_rendered_at(&mut { renderer }, &deck, args.size, args.scale)
             .and_then(|t| t.save(&templates))
             .map_err(Failure::input)?;
         let mut rows = Vec::new();
@@ -109,6 +115,7 @@ fn play_deal(
         .args(["table", "--seed", &seed.to_string(), "--theme", &args.theme])
         .args(["--size", &format!("{}x{}", args.size.0, args.size.1)])
         .args(["--scale", &args.scale.to_string()])
+        .args(["--look", args.look.name()])
         .args(["--animation-ms", &args.animation_ms.to_string()])
         .args(["--position", "0,0", "--log"])
         .arg(&log)
@@ -117,7 +124,7 @@ fn play_deal(
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| Failure::input(format!("cannot start the table: {e}")))?;
-    let played = wait_painted(&mut table).and_then(|()| play(exe, templates));
+    let played = wait_painted(&mut table).and_then(|()| play(exe, args, templates));
     close(&mut table);
     let report = played?;
     let events = log_events(&log);
@@ -189,9 +196,11 @@ fn wait_painted(table: &mut Child) -> Result<(), Failure> {
 }
 
 /// Runs `play --window` with the templates; returns its JSON report.
-fn play(exe: &Path, templates: &Path) -> Result<serde_json::Value, Failure> {
+fn play(exe: &Path, args: &BenchPlayArgs, templates: &Path) -> Result<serde_json::Value, Failure> {
+    let profile = Profile::of_look(args.look).name;
     let output = Command::new(exe)
-        .args(["play", "--window", TITLE, "--json", "--templates"])
+        .args(["play", "--window", TITLE, "--json", "--profile", &profile])
+        .arg("--templates")
         .arg(templates)
         .stdin(Stdio::null())
         .output()

@@ -16,7 +16,6 @@ use crate::games::pyramid::vision::profile::Profile;
 use crate::games::{Deal, Game};
 use crate::table::harness::Faults;
 use crate::table::render::Renderer;
-use crate::table::theme::Theme;
 use crate::vision::calibrate::Corners;
 use crate::vision::groups::Groups;
 use crate::vision::recognize::Matcher;
@@ -29,6 +28,7 @@ pub struct PlayArgs {
     pub seed: Option<u64>,
     pub deck: Option<String>,
     pub theme: String,
+    pub look: crate::table::look::Look,
     pub size: (u32, u32),
     pub scale: f32,
     pub templates: Option<String>,
@@ -45,9 +45,9 @@ pub struct PlayArgs {
 
 /// Templates for the practice table made the way a user would: one known deal seen whole, drawn
 /// by the renderer at the size the agent will play at.
-pub fn sim_templates(theme: Theme, size: (u32, u32), scale: f32) -> Result<Matcher, String> {
+pub fn sim_templates(renderer: Renderer, size: (u32, u32), scale: f32) -> Result<Matcher, String> {
     let deck = Deck::shuffled(0x5eed);
-    let templates = calibrate_rendered_at(&mut Renderer::new(theme), &deck, size, scale)?;
+    let templates = calibrate_rendered_at(&mut { renderer }, &deck, size, scale)?;
     Ok(Matcher::new(&templates))
 }
 
@@ -111,7 +111,7 @@ pub fn run(args: PlayArgs) -> CliResult {
         return Err(Failure::input("--deals must be at least 1"));
     }
     let profile = Profile::load(&args.profile).map_err(Failure::input)?;
-    let cards = |theme: Option<Theme>| -> Result<Cards, Failure> {
+    let cards = |renderer: Option<Renderer>| -> Result<Cards, Failure> {
         if let Some(file) = &args.calibrate_deck {
             let text = super::decks::read_text(file)?;
             let deck = Deck::parse(&text).map_err(|e| Failure::input(format!("{file}: {e}")))?;
@@ -126,9 +126,9 @@ pub fn run(args: PlayArgs) -> CliResult {
             let t = Templates::load(name).map_err(Failure::input)?;
             return Ok(Cards::Templates(Matcher::new(&t)));
         }
-        match theme {
-            Some(theme) => Ok(Cards::Templates(
-                sim_templates(theme, args.size, args.scale).map_err(Failure::input)?,
+        match renderer {
+            Some(renderer) => Ok(Cards::Templates(
+                sim_templates(renderer, args.size, args.scale).map_err(Failure::input)?,
             )),
             None => Err(Failure::input(
                 "give --templates NAME (made by `calibrate`), --calibrate-deck FILE (the cards of the deal on screen), or --calibrate (label the cards yourself)",
@@ -140,19 +140,24 @@ pub fn run(args: PlayArgs) -> CliResult {
     };
     let (report, log) = if args.sim {
         let (source, deck) = deal_source(args.seed, args.deck.as_deref())?;
-        let theme = load_theme(&args.theme)?;
-        let cards = cards(Some(load_theme(&args.theme)?))?;
+        let renderer = || {
+            args.game
+                .renderer(load_theme(&args.theme)?, args.look)
+                .map_err(Failure::input)
+        };
+        let cards = cards(Some(renderer()?))?;
         let view = args.game.table(
             Deal { source, deck },
-            Renderer::new(theme),
+            renderer()?,
             args.scale,
             args.animation_ms,
             args.faults.clone(),
         );
         let mut world = SimView::new(view, args.size.0, args.size.1);
         let heading = format!(
-            "{} on the practice table in-process, {}x{} at scale {}; goal {}, {} deals",
+            "{} on the practice table ({} look) in-process, {}x{} at scale {}; goal {}, {} deals",
             args.game.name(),
+            args.look.name(),
             args.size.0,
             args.size.1,
             args.scale,

@@ -6,7 +6,6 @@ use super::{CliResult, Failure};
 use crate::cards::Deck;
 use crate::games::{Deal, Game, Picture};
 use crate::table::harness::{DealSource, Faults};
-use crate::table::render::Renderer;
 use crate::table::theme::Theme;
 use crate::table::window;
 use std::path::Path;
@@ -90,6 +89,7 @@ pub struct TableArgs {
     pub seed: Option<u64>,
     pub deck: Option<String>,
     pub theme: String,
+    pub look: crate::table::look::Look,
     pub size: (u32, u32),
     pub scale: f32,
     pub animation_ms: u64,
@@ -101,7 +101,10 @@ pub struct TableArgs {
 /// Opens the playable table.
 pub fn run_table(args: TableArgs) -> CliResult {
     let (source, deck) = deal_source(args.seed, args.deck.as_deref())?;
-    let theme = load_theme(&args.theme)?;
+    let renderer = args
+        .game
+        .renderer(load_theme(&args.theme)?, args.look)
+        .map_err(Failure::input)?;
     let log: Option<Box<dyn std::io::Write>> = match &args.log {
         Some(path) => Some(Box::new(std::fs::File::create(path).map_err(|e| {
             Failure::input(format!("cannot write the event log {path}: {e}"))
@@ -110,7 +113,7 @@ pub fn run_table(args: TableArgs) -> CliResult {
     };
     let view = args.game.table(
         Deal { source, deck },
-        Renderer::new(theme),
+        renderer,
         args.scale,
         args.animation_ms,
         args.faults,
@@ -133,6 +136,7 @@ pub struct RenderArgs {
     pub seed: Option<u64>,
     pub deck: Option<String>,
     pub theme: String,
+    pub look: crate::table::look::Look,
     pub size: (u32, u32),
     pub scale: f32,
     pub after: Option<String>,
@@ -144,7 +148,10 @@ pub struct RenderArgs {
 /// Writes the picture of a position to a PNG.
 pub fn run_render(args: RenderArgs) -> CliResult {
     let (source, deck) = deal_source(args.seed, args.deck.as_deref())?;
-    let theme = load_theme(&args.theme)?;
+    let mut renderer = args
+        .game
+        .renderer(load_theme(&args.theme)?, args.look)
+        .map_err(Failure::input)?;
     let deal = Deal { source, deck };
     let picture = Picture {
         deal: &deal,
@@ -156,7 +163,7 @@ pub fn run_render(args: RenderArgs) -> CliResult {
     };
     let image = args
         .game
-        .render(&mut Renderer::new(theme), &picture)
+        .render(&mut renderer, &picture)
         .map_err(Failure::input)?;
     save_png(&image, &args.out).map_err(Failure::input)
 }

@@ -17,7 +17,9 @@ use crate::agent::report::{Cards, Report, Watch};
 use crate::cards::Deck;
 use crate::games::pyramid::vision::profile::Profile;
 use crate::table::harness::{DealSource, Faults};
+use crate::table::look::Look;
 use crate::table::render::Renderer;
+use crate::table::theme::Theme;
 use crate::table::window::TableView;
 use image::RgbaImage;
 
@@ -107,6 +109,27 @@ pub trait Game: Sync {
     }
     /// The title of its practice table's window (a contract: the agent finds the table by it).
     fn window_title(&self) -> &'static str;
+    /// The looks its practice table has (`--look`): its own, and MSC's where it is drawn.
+    fn looks(&self) -> &'static [Look] {
+        &[Look::Practice]
+    }
+    /// A renderer of `theme` in `look`, or a message when the game's table has no such look.
+    fn renderer(&self, theme: Theme, look: Look) -> Result<Renderer, String> {
+        if self.looks().contains(&look) {
+            Ok(Renderer::with_look(theme, look))
+        } else {
+            Err(format!(
+                "the {} table has no `{}` look (it has: {})",
+                self.name(),
+                look.name(),
+                self.looks()
+                    .iter()
+                    .map(|l| l.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        }
+    }
     /// Its practice table for a deal, as the window shows it.
     fn table(
         &self,

@@ -3,6 +3,7 @@
 //! marks drawn on cards and piles (a selection, an empty pile). Geometry and drawing both, so that
 //! each game's layout and renderer only place and draw its own cards.
 
+use crate::table::look::{Look, MSC_BAR_SHARE, MSC_OK, MSC_UNDO_BOARD};
 use crate::table::paint::{self, Rgba};
 use crate::table::rect::Rect;
 use resvg::tiny_skia::Pixmap;
@@ -46,6 +47,7 @@ impl Button {
 /// Where the chrome sits in a window of one size and display scale.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chrome {
+    pub look: Look,
     pub width: u32,
     pub height: u32,
     /// Display scale (1.0–2.5) as on Windows: it enlarges the toolbar, the text and the status line.
@@ -54,7 +56,9 @@ pub struct Chrome {
     pub ui: f32,
     /// Size of a font pixel for toolbar and status text.
     pub text_px: f32,
+    /// The bar with the buttons: across the top (practice) or the bottom (msc).
     pub toolbar: Rect,
+    /// The status line: across the bottom (practice) or the top (msc).
     pub status: Rect,
     pub undo: Rect,
     pub undo_board: Rect,
@@ -65,33 +69,86 @@ pub struct Chrome {
 }
 
 impl Chrome {
+    /// The practice look's chrome.
     pub fn new(width: u32, height: u32, scale: f32) -> Chrome {
+        Chrome::for_look(Look::Practice, width, height, scale)
+    }
+
+    pub fn for_look(look: Look, width: u32, height: u32, scale: f32) -> Chrome {
         let (wf, hf) = (width as f32, height as f32);
         let ui = scale * (wf / 1440.0).min(hf / 900.0).clamp(0.5, 3.0);
-        let text_px = (2.0 * ui).round().max(1.0);
-        let bar_h = (7.0 * text_px + 16.0 * ui).round() as i32;
-        let toolbar = Rect::new(0, 0, width as i32, bar_h);
-        let status_h = (7.0 * text_px + 12.0 * ui).round() as i32;
-        let status = Rect::new(0, height as i32 - status_h, width as i32, status_h);
-
-        let mut x = (10.0 * ui).round() as i32;
+        let mut text_px = (2.0 * ui).round().max(1.0);
         let pad = (10.0 * ui).round() as i32;
-        let button_h = bar_h - (8.0 * ui).round() as i32;
+        let status_h = (7.0 * text_px + 12.0 * ui).round() as i32;
+        let (toolbar, status, button_h) = match look {
+            Look::Practice => {
+                let bar_h = (7.0 * text_px + 16.0 * ui).round() as i32;
+                let button_h = bar_h - (8.0 * ui).round() as i32;
+                (
+                    Rect::new(0, 0, width as i32, bar_h),
+                    Rect::new(0, height as i32 - status_h, width as i32, status_h),
+                    button_h,
+                )
+            }
+            Look::Msc => {
+                // The bar's height is fixed by where the profile clicks Undo board; the text
+                // shrinks to fit it.
+                let bar_h = (MSC_BAR_SHARE * hf).round() as i32;
+                let button_h = (bar_h as f32 * 0.7).round() as i32;
+                while text_px > 1.0 && 7.0 * text_px + 4.0 * ui > button_h as f32 {
+                    text_px -= 1.0;
+                }
+                (
+                    Rect::new(0, height as i32 - bar_h, width as i32, bar_h),
+                    Rect::new(0, 0, width as i32, status_h),
+                    button_h,
+                )
+            }
+        };
+        let widths = BUTTON_LABELS.map(|label| {
+            (super::font::text_width(label) as f32 * text_px).round() as i32 + 2 * pad
+        });
+        // Practice: from the left edge. MSC: Undo board centred where the profile clicks it,
+        // Undo left of it and New deal right of it.
+        let mut x = match look {
+            Look::Practice => pad,
+            Look::Msc => (MSC_UNDO_BOARD[0] * wf).round() as i32 - widths[1] / 2 - pad - widths[0],
+        };
+        let y = toolbar.y + (toolbar.h - button_h) / 2;
         let mut buttons = [Rect::new(0, 0, 0, 0); 3];
-        for (i, label) in BUTTON_LABELS.iter().enumerate() {
-            let w = (super::font::text_width(label) as f32 * text_px).round() as i32 + 2 * pad;
-            buttons[i] = Rect::new(x, (bar_h - button_h) / 2, w, button_h);
+        for (i, w) in widths.into_iter().enumerate() {
+            buttons[i] = Rect::new(x, y, w, button_h);
             x += w + pad;
         }
 
         let dw = (280.0 * ui).round() as i32;
         let dh = (110.0 * ui).round() as i32;
-        let dialog = Rect::new((width as i32 - dw) / 2, (height as i32 - dh) / 2, dw, dh);
         let bw = (90.0 * ui).round() as i32;
-        let by = dialog.bottom() - button_h - (14.0 * ui).round() as i32;
-        let ok = Rect::new(dialog.x + dw / 2 - bw - pad / 2, by, bw, button_h);
-        let cancel = Rect::new(dialog.x + dw / 2 + pad / 2, by, bw, button_h);
+        let (dialog, ok) = match look {
+            Look::Practice => {
+                let dialog = Rect::new((width as i32 - dw) / 2, (height as i32 - dh) / 2, dw, dh);
+                let by = dialog.bottom() - button_h - (14.0 * ui).round() as i32;
+                (
+                    dialog,
+                    Rect::new(dialog.x + dw / 2 - bw - pad / 2, by, bw, button_h),
+                )
+            }
+            Look::Msc => {
+                // The OK where the profile clicks it, the dialog around it.
+                let ok = Rect::new(
+                    (MSC_OK[0] * wf).round() as i32 - bw / 2,
+                    (MSC_OK[1] * hf).round() as i32 - button_h / 2,
+                    bw,
+                    button_h,
+                );
+                let dx = ok.x - (dw / 2 - bw - pad / 2);
+                let dy = ok.bottom() + (14.0 * ui).round() as i32 - dh;
+                (Rect::new(dx, dy, dw, dh), ok)
+            }
+        };
+        let cancel = Rect::new(dialog.x + dw / 2 + pad / 2, ok.y, bw, button_h);
         Chrome {
+            look,
             width,
             height,
             scale,
@@ -110,8 +167,12 @@ impl Chrome {
 
     /// The space between the toolbar and the status line, where the cards go: its top and height.
     pub fn board_area(&self) -> (i32, i32) {
-        let top = self.toolbar.bottom();
-        (top, (self.status.y - top).max(1))
+        let (above, below) = match self.look {
+            Look::Practice => (self.toolbar, self.status),
+            Look::Msc => (self.status, self.toolbar),
+        };
+        let top = above.bottom();
+        (top, (below.y - top).max(1))
     }
 
     /// The card size and where the cards start, for a board of two card rows between the bars:
@@ -182,7 +243,7 @@ pub fn felt(width: u32, height: u32) -> Pixmap {
 
 pub fn draw_toolbar(pm: &mut Pixmap, chrome: &Chrome) {
     let bar = chrome.toolbar;
-    paint::fill_rect(pm, 0.0, 0.0, bar.w as f32, bar.h as f32, BAR);
+    paint::fill_rect(pm, 0.0, bar.y as f32, bar.w as f32, bar.h as f32, BAR);
     for (rect, label) in [chrome.undo, chrome.undo_board, chrome.new_deal]
         .iter()
         .zip(BUTTON_LABELS)

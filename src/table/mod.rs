@@ -2,6 +2,7 @@
 //! live in its module under `games/`); what every game's table is drawn with and run by is here.
 //!
 //! - `chrome`: the felt, toolbar, status line and Undo board dialog every game's table shares.
+//! - `look`: the table's look, its own or MSC's (`--look practice|msc`).
 //! - `rect`: rectangles in window pixels.
 //! - `theme`, `paint`, `font`: card art (built-in or aisleriot `.svgz`) and drawing primitives;
 //!   `variant`: changes of a theme's faces (borderless, four-colour, cream) for unseen art.
@@ -13,6 +14,7 @@
 pub mod chrome;
 pub mod font;
 pub mod harness;
+pub mod look;
 pub mod paint;
 pub mod rect;
 pub mod render;

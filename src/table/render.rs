@@ -3,20 +3,29 @@
 //! and a headless render of the same position are the same picture.
 
 use crate::table::chrome::{self};
+use crate::table::look::Look;
 use crate::table::theme::{Faces, Theme};
 use resvg::tiny_skia::Pixmap;
 
-/// Draws frames of the table with one theme, keeping the card faces and the felt of the last size.
+/// Draws frames of the table with one theme in one look, keeping the card faces and the felt of
+/// the last size.
 pub struct Renderer {
     theme: Theme,
+    look: Look,
     faces: Option<Faces>,
     felt: Option<Pixmap>,
 }
 
 impl Renderer {
+    /// The practice look.
     pub fn new(theme: Theme) -> Renderer {
+        Renderer::with_look(theme, Look::Practice)
+    }
+
+    pub fn with_look(theme: Theme, look: Look) -> Renderer {
         Renderer {
             theme,
+            look,
             faces: None,
             felt: None,
         }
@@ -24,6 +33,10 @@ impl Renderer {
 
     pub fn theme(&self) -> &Theme {
         &self.theme
+    }
+
+    pub fn look(&self) -> Look {
+        self.look
     }
 
     /// The felt of a `width`×`height` window to draw on, and the theme's faces at a card size

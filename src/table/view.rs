@@ -3,6 +3,7 @@
 //! table model says how through `Model`.
 
 use crate::table::harness::Event;
+use crate::table::look::Look;
 use crate::table::render::Renderer;
 use crate::table::window::TableView;
 use image::RgbaImage;
@@ -13,9 +14,9 @@ pub trait Model {
     type Layout;
     /// What one frame shows.
     type Scene: Clone + PartialEq;
-    /// The layout of a `width`×`height` window at display `scale`, for cards whose height is
-    /// `aspect` times their width.
-    fn layout(width: u32, height: u32, scale: f32, aspect: f32) -> Self::Layout;
+    /// The layout of a `width`×`height` window at display `scale` in `look`, for cards whose
+    /// height is `aspect` times their width.
+    fn layout(look: Look, width: u32, height: u32, scale: f32, aspect: f32) -> Self::Layout;
     /// A click at window pixel (x, y) at `now_ms`, against the layout the window shows.
     fn click(&mut self, layout: &Self::Layout, x: i32, y: i32, now_ms: u64);
     /// What the window shows at `now_ms`.
@@ -48,7 +49,13 @@ impl<M: Model> View<M> {
 
     /// The layout of a `width`×`height` window for this view's cards and scale.
     pub fn layout(&self, width: u32, height: u32) -> M::Layout {
-        M::layout(width, height, self.scale, self.renderer.theme().aspect())
+        M::layout(
+            self.renderer.look(),
+            width,
+            height,
+            self.scale,
+            self.renderer.theme().aspect(),
+        )
     }
 }
 

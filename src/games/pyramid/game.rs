@@ -94,6 +94,9 @@ impl Game for Pyramid {
     fn window_title(&self) -> &'static str {
         crate::games::pyramid::table::TITLE
     }
+    fn looks(&self) -> &'static [crate::table::look::Look] {
+        &crate::table::look::Look::ALL
+    }
     fn table(
         &self,
         deal: Deal,

@@ -11,6 +11,7 @@ use crate::games::pyramid::step::Step;
 use crate::games::pyramid::table::layout::{Layout, Target};
 use crate::games::pyramid::table::scene::{status_line, Scene, Selection};
 use crate::table::harness::{DealSource, Event, Faults, Flight};
+use crate::table::look::Look;
 use crate::table::render::Renderer;
 use crate::table::session::{Pressed, Session};
 use crate::table::view::{Model, View};
@@ -260,8 +261,8 @@ pub type PyramidView = View<Table>;
 impl Model for Table {
     type Layout = Layout;
     type Scene = Scene;
-    fn layout(width: u32, height: u32, scale: f32, aspect: f32) -> Layout {
-        Layout::new(width, height, scale, aspect)
+    fn layout(look: Look, width: u32, height: u32, scale: f32, aspect: f32) -> Layout {
+        Layout::for_look(look, width, height, scale, aspect)
     }
     fn click(&mut self, layout: &Layout, x: i32, y: i32, now_ms: u64) {
         Table::click(self, layout, x, y, now_ms)

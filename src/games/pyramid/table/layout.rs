@@ -1,9 +1,19 @@
-//! Where everything sits on the practice table for a window size and display scale: the 28 pyramid
-//! slots, the stock, the waste, the toolbar buttons, the status line and the Undo-board dialog.
-//! The renderer draws from it and clicks are hit-tested against it, so picture and clicks always agree.
+//! Where everything sits on the practice table for a window size, display scale and look: the 28
+//! pyramid slots, the stock, the waste, the toolbar buttons, the status line and the Undo-board
+//! dialog. The renderer draws from it and clicks are hit-tested against it, so picture and clicks
+//! always agree.
+//!
+//! The `msc` look takes its proportions from the `msc` layout profile (`Profile::msc`, the same
+//! numbers as `calibration/msc.json`), so the table and the profile that reads it cannot drift
+//! apart: columns, rows, the stock and waste beside the apex's column and the gap above them in
+//! card widths; cards 140/1440 of the window's width as at 1440×900 (smaller when the window is
+//! too short for them), the pyramid centred across the window and the board centred down the
+//! space between the bars.
 
 use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
+use crate::games::pyramid::vision::profile::Profile;
 use crate::table::chrome::{Button, Chrome};
+use crate::table::look::Look;
 use crate::table::rect::Rect;
 
 /// Horizontal distance between neighbouring pyramid cards, in card widths.
@@ -15,6 +25,8 @@ const PILE_GAP: f32 = 0.35;
 /// Board margins in card widths.
 const MARGIN_X: f32 = 0.45;
 const MARGIN_Y: f32 = 0.22;
+/// MSC's card width as a share of the window's width (140 px at 1440×900).
+const MSC_CARD_SHARE: f32 = 140.0 / 1440.0;
 
 /// What a click at some point of the table lands on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,6 +64,8 @@ pub struct Layout {
     pub chrome: Chrome,
     pub card_w: i32,
     pub card_h: i32,
+    /// Distance between pyramid rows in card widths: the visible strip of a covered card.
+    pub row_step: f32,
     pub slots: [Rect; PYRAMID_SIZE],
     pub stock: Rect,
     pub waste: Rect,
@@ -60,22 +74,51 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout of a `width`×`height` window at display `scale`, for cards whose height is
-    /// `aspect` times their width.
+    /// The practice look's layout of a `width`×`height` window at display `scale`, for cards
+    /// whose height is `aspect` times their width.
     pub fn new(width: u32, height: u32, scale: f32, aspect: f32) -> Layout {
-        let wf = width as f32;
-        let chrome = Chrome::new(width, height, scale);
+        Layout::for_look(Look::Practice, width, height, scale, aspect)
+    }
 
-        // The board: pyramid, then stock and waste, centred in the space between the bars.
-        let units_w = 6.0 * COLUMN_STEP + 1.0 + 2.0 * MARGIN_X;
-        let gaps = 6.0 * ROW_STEP + PILE_GAP;
-        let (card_w, card_h, top) = chrome.fit_board(units_w, gaps, MARGIN_Y, aspect);
+    /// The layout in `look`.
+    pub fn for_look(look: Look, width: u32, height: u32, scale: f32, aspect: f32) -> Layout {
+        let wf = width as f32;
+        let chrome = Chrome::for_look(look, width, height, scale);
+        let (column_step, row_step, stock_dx, pile_gap) = match look {
+            Look::Practice => (COLUMN_STEP, ROW_STEP, -0.7, PILE_GAP),
+            Look::Msc => {
+                let p = Profile::msc();
+                (p.column_step, p.row_step, p.stock_dx, p.pile_gap)
+            }
+        };
+        let gaps = 6.0 * row_step + pile_gap;
+        let (card_w, card_h, top) = match look {
+            Look::Practice => {
+                // The board: pyramid, then stock and waste, centred between the bars.
+                let units_w = 6.0 * column_step + 1.0 + 2.0 * MARGIN_X;
+                chrome.fit_board(units_w, gaps, MARGIN_Y, aspect)
+            }
+            Look::Msc => {
+                let (area_top, area_h) = chrome.board_area();
+                let card_w = (wf * MSC_CARD_SHARE)
+                    .min(area_h as f32 / (gaps + 2.0 * aspect + 2.0 * MARGIN_Y))
+                    .floor()
+                    .max(8.0);
+                let card_h = (card_w * aspect).round();
+                let board_h = card_w * gaps + 2.0 * card_h;
+                (
+                    card_w,
+                    card_h,
+                    area_top as f32 + (area_h as f32 - board_h) / 2.0,
+                )
+            }
+        };
         let cx = wf / 2.0;
         let mut slots = [Rect::new(0, 0, 0, 0); PYRAMID_SIZE];
         for p in Position::all() {
             let (row, col) = (p.row() as f32, p.col() as f32);
-            let x = cx + (col - row / 2.0) * COLUMN_STEP * card_w - card_w / 2.0;
-            let y = top + row * ROW_STEP * card_w;
+            let x = cx + (col - row / 2.0) * column_step * card_w - card_w / 2.0;
+            let y = top + row * row_step * card_w;
             slots[p.index()] = Rect::new(
                 x.round() as i32,
                 y.round() as i32,
@@ -83,25 +126,31 @@ impl Layout {
                 card_h as i32,
             );
         }
-        let pile_y = (top + 6.0 * ROW_STEP * card_w + card_h + PILE_GAP * card_w).round() as i32;
-        let stock = Rect::new(
-            (cx - 0.7 * card_w - card_w / 2.0).round() as i32,
-            pile_y,
-            card_w as i32,
-            card_h as i32,
-        );
-        let waste = Rect::new(
-            (cx + 0.7 * card_w - card_w / 2.0).round() as i32,
-            pile_y,
-            card_w as i32,
-            card_h as i32,
-        );
-        let discard = Rect::new(
-            width as i32 - (card_w * 1.3) as i32,
-            pile_y,
-            card_w as i32,
-            card_h as i32,
-        );
+        let pile_y = (top + 6.0 * row_step * card_w + card_h + pile_gap * card_w).round() as i32;
+        let pile = |dx: f32| {
+            Rect::new(
+                (cx + dx * card_w - card_w / 2.0).round() as i32,
+                pile_y,
+                card_w as i32,
+                card_h as i32,
+            )
+        };
+        let (stock, waste) = (pile(stock_dx), pile(-stock_dx));
+        // Removed cards fly to the right edge (practice) or off the top right (msc).
+        let discard = match look {
+            Look::Practice => Rect::new(
+                width as i32 - (card_w * 1.3) as i32,
+                pile_y,
+                card_w as i32,
+                card_h as i32,
+            ),
+            Look::Msc => Rect::new(
+                width as i32 - card_w as i32 / 2,
+                -(card_h as i32),
+                card_w as i32,
+                card_h as i32,
+            ),
+        };
         Layout {
             width,
             height,
@@ -109,6 +158,7 @@ impl Layout {
             chrome,
             card_w: card_w as i32,
             card_h: card_h as i32,
+            row_step,
             slots,
             stock,
             waste,
@@ -151,10 +201,10 @@ impl Layout {
         let r = match target {
             Target::Pyramid(p) => {
                 let s = self.slots[p.index()];
-                // The visible strip of a covered card is its top ROW_STEP; aim inside it.
+                // The visible strip of a covered card is its top row step; aim inside it.
                 return Some((
                     s.x + s.w / 2,
-                    s.y + (ROW_STEP * self.card_w as f32 * 0.5) as i32,
+                    s.y + (self.row_step * self.card_w as f32 * 0.5) as i32,
                 ));
             }
             Target::Stock => self.stock,
@@ -203,6 +253,71 @@ mod tests {
                 assert!(l.card_w >= 30, "{w}x{h}@{scale}: cards {} wide", l.card_w);
             }
         }
+    }
+
+    /// The msc look lays cards at the `msc` profile's proportions, inside the window at every size
+    /// and scale, with Undo board and the dialog's OK where the profile clicks them; at 1440×900
+    /// the cards are MSC's: 140 px wide, 163 px apart, rows 43 px apart.
+    #[test]
+    fn the_msc_look_has_the_msc_profiles_proportions() {
+        use crate::vision::buttons::Controls;
+        let p = Profile::msc();
+        let Controls::Fractions { undo_board, ok } = p.controls else {
+            panic!("the msc profile clicks fixed fractions");
+        };
+        for (w, h) in [
+            (800, 600),
+            (1024, 768),
+            (1440, 900),
+            (1920, 1080),
+            (3840, 2160),
+        ] {
+            for scale in [1.0, 1.5, 2.5] {
+                let l = Layout::for_look(Look::Msc, w, h, scale, 1.4);
+                let at = |f: [f32; 2]| ((f[0] * w as f32) as i32, (f[1] * h as f32) as i32);
+                let tag = format!("{w}x{h}@{scale}");
+                let (x, y) = at(undo_board);
+                assert_eq!(
+                    l.hit(x, y, false, |_| true),
+                    Target::Button(Button::UndoBoard),
+                    "{tag}"
+                );
+                let (x, y) = at(ok);
+                assert_eq!(
+                    l.hit(x, y, true, |_| true),
+                    Target::Button(Button::Ok),
+                    "{tag}"
+                );
+                let cw = l.card_w as f32;
+                let (apex, left, right) = (l.slots[0], l.slots[1], l.slots[2]);
+                assert!(
+                    ((right.x - left.x) as f32 - p.column_step * cw).abs() <= 1.0,
+                    "{tag}"
+                );
+                assert!(
+                    ((left.y - apex.y) as f32 - p.row_step * cw).abs() <= 1.0,
+                    "{tag}"
+                );
+                let mid = |r: Rect| r.x as f32 + r.w as f32 / 2.0;
+                assert!(
+                    ((mid(l.stock) - mid(apex)) / cw - p.stock_dx).abs() < 0.02,
+                    "{tag}"
+                );
+                assert!(
+                    ((mid(l.waste) - mid(apex)) / cw + p.stock_dx).abs() < 0.02,
+                    "{tag}"
+                );
+                for r in l.slots.iter().chain([&l.stock, &l.waste]) {
+                    assert!(r.x >= 0 && r.right() <= w as i32, "{tag}: {r:?}");
+                    assert!(r.y >= l.chrome.status.bottom(), "{tag}: {r:?}");
+                    assert!(r.bottom() <= l.chrome.toolbar.y, "{tag}: {r:?}");
+                }
+            }
+        }
+        let l = Layout::for_look(Look::Msc, 1440, 900, 1.0, 1.4);
+        assert_eq!(l.card_w, 140);
+        assert_eq!(l.slots[2].x - l.slots[1].x, 163);
+        assert_eq!(l.slots[1].y - l.slots[0].y, 43);
     }
 
     #[test]

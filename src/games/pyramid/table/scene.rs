@@ -85,7 +85,7 @@ pub fn status_line(deal: &str, state: &State, steps: usize) -> String {
 impl Renderer {
     /// The layout of a `width`×`height` window at `scale` for this theme's cards.
     pub fn layout(&self, width: u32, height: u32, scale: f32) -> Layout {
-        Layout::new(width, height, scale, self.theme().aspect())
+        Layout::for_look(self.look(), width, height, scale, self.theme().aspect())
     }
 
     /// Draws `scene` laid out by `layout`.

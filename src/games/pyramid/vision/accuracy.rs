@@ -55,7 +55,7 @@ pub fn calibrate_rendered_at(
     scale: f32,
 ) -> Result<Templates, String> {
     let frames = calibration_frames_at(r, deck, size, scale)?;
-    calibrate(&frames, deck, &Profile::practice_table(), "rendered")
+    calibrate(&frames, deck, &Profile::of_look(r.look()), "rendered")
 }
 
 /// The positions read for a deal: the fresh deal with a pyramid card selected, halfway through
@@ -140,7 +140,7 @@ pub fn measure(
 ) -> Tally {
     let (w, h, scale) = size;
     let layout = r.layout(w, h, scale);
-    let profile = Profile::practice_table();
+    let profile = Profile::of_look(r.look());
     let mut tally = Tally::default();
     for seed in deals {
         for (state, sel) in positions(seed) {

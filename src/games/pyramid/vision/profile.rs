@@ -59,9 +59,17 @@ impl Profile {
             card_width_share: [0.06, 0.14],
             index_box: [0.02, 0.02, 0.2, 0.29],
             controls: Controls::Fractions {
-                undo_board: [0.20, 0.96],
-                ok: [0.45, 0.60],
+                undo_board: crate::table::look::MSC_UNDO_BOARD,
+                ok: crate::table::look::MSC_OK,
             },
+        }
+    }
+
+    /// The profile that reads the practice table in `look`.
+    pub fn of_look(look: crate::table::look::Look) -> Profile {
+        match look {
+            crate::table::look::Look::Practice => Profile::practice_table(),
+            crate::table::look::Look::Msc => Profile::msc(),
         }
     }
 

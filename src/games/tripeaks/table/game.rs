@@ -10,6 +10,7 @@ use crate::games::tripeaks::state::State;
 use crate::games::tripeaks::step::Step;
 use crate::table::harness::Flight;
 use crate::table::harness::{DealSource, Event, Faults};
+use crate::table::look::Look;
 use crate::table::render::Renderer;
 use crate::table::session::{Pressed, Session};
 use crate::table::view::{self, Model};
@@ -138,7 +139,8 @@ pub type View = view::View<Table>;
 impl Model for Table {
     type Layout = Layout;
     type Scene = Scene;
-    fn layout(width: u32, height: u32, scale: f32, aspect: f32) -> Layout {
+    /// TriPeaks has its own look only (the game refuses `--look msc` before a table is made).
+    fn layout(_: Look, width: u32, height: u32, scale: f32, aspect: f32) -> Layout {
         Layout::new(width, height, scale, aspect)
     }
     fn click(&mut self, layout: &Layout, x: i32, y: i32, now_ms: u64) {
