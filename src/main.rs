@@ -184,8 +184,9 @@ play stopped, 2 on bad input. Moving the mouse stops a --window game."
         /// and 4 suits) once the agent has drawn through the stock
         #[arg(long, conflicts_with = "calibrate_deck")]
         calibrate: bool,
-        /// Layout profile: practice-table, msc, or a JSON file
-        #[arg(long, value_name = "NAME|FILE", default_value = "practice-table")]
+        /// Layout profile: auto (the one that finds the table in the game's picture; the report
+        /// says which), practice-table, msc, or a JSON file
+        #[arg(long, value_name = "NAME|FILE", default_value = "auto")]
         profile: String,
         /// --sim: animation time of the table
         #[arg(long, value_name = "MS", default_value_t = 300)]

@@ -3,7 +3,8 @@
 //! (saving the templates), then plays ten more seeded deals with them: learn the stock, Undo board,
 //! solve, play. The table's own event log must show solvable deals cleared, no illegal move, no
 //! click off a target, and exactly the clicks the agent reports; with the built-in cards and with
-//! anglo cards (1920×1080, display scale 1.5).
+//! anglo cards (1920×1080, display scale 1.5); and in MSC's look (`table --look msc`), where the
+//! agent finds the `msc` profile by itself, a calibration deal and two more.
 //!
 //! Then trouble, on four more deals: dropped clicks and lag with the window moved twice mid-game
 //! (cleared), another window dragged over the table for 3 s (the agent waits, clicks nothing into
@@ -20,12 +21,13 @@ use solitaire_agent::platform::window;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-/// A table window: theme, size, display scale.
+/// A table window: theme, size, display scale, the table's look.
 struct Look {
     theme: &'static str,
     size: &'static str,
     scale: &'static str,
     screen: (u32, u32),
+    table_look: &'static str,
 }
 
 fn open_table(desktop: &mut Desktop, look: &Look, seed: u64, log: &Path, extra: &[&str]) -> u32 {
@@ -41,6 +43,8 @@ fn open_table(desktop: &mut Desktop, look: &Look, seed: u64, log: &Path, extra: 
             look.scale,
             "--animation-ms",
             "150",
+            "--look",
+            look.table_look,
         ]);
     let child = desktop.spawn_table(table, log);
     let pid = child.id();
@@ -218,6 +222,12 @@ fn calibrate_then_play(
             templates.to_str().unwrap(),
         ],
     );
+    // No profile given: `auto` must find the one of the table's look.
+    let profile = match look.table_look {
+        "msc" => "msc",
+        _ => "practice-table",
+    };
+    assert_eq!(report["profile"], profile, "{theme}: {report}");
     let mut cleared = check_log(
         &log,
         &report,
@@ -233,6 +243,7 @@ fn calibrate_then_play(
         let log = dir.join(format!("deal-{seed}.jsonl"));
         let pid = open_table(&mut desktop, look, seed, &log, &[]);
         let report = play(&desktop, &["--templates", templates.to_str().unwrap()]);
+        assert_eq!(report["profile"], profile, "{theme} deal {seed}: {report}");
         cleared += check_log(
             &log,
             &report,
@@ -438,6 +449,7 @@ fn the_agent_calibrates_once_then_plays_ten_deals_with_the_built_in_cards_then_c
         size: "1200x760",
         scale: "1.0",
         screen: (1440, 960),
+        table_look: "practice",
     };
     let seeds = [1, 3, 4, 5, 6, 7, 8, 9, 10, 11];
     let cleared = calibrate_then_play(&look, 2, &seeds, |desktop, dir, templates| {
@@ -460,6 +472,7 @@ fn the_agent_calibrates_once_then_plays_ten_deals_with_anglo_cards() {
         size: "1920x1080",
         scale: "1.5",
         screen: (2000, 1160),
+        table_look: "practice",
     };
     let seeds = [1, 2, 6, 10, 11, 12, 13, 14, 15, 17];
     let cleared = calibrate_then_play(&look, 5, &seeds, |_, _, _| {});
@@ -468,5 +481,23 @@ fn the_agent_calibrates_once_then_plays_ten_deals_with_anglo_cards() {
         .filter(|&s| solvable(s))
         .count();
     eprintln!("anglo cards: {cleared} of {solvable} solvable deals cleared");
+    assert_eq!(cleared, solvable, "every solvable deal is cleared");
+}
+
+/// MSC's look (covered cards show only their index corner; Undo board and OK at the `msc`
+/// profile's fixed places), with no profile given: `auto` finds `msc` from the picture, the agent
+/// calibrates on deal 2 and clears deals 1 and 3.
+#[test]
+fn in_the_msc_look_the_agent_finds_the_msc_profile_and_clears_deals() {
+    let look = Look {
+        theme: "builtin",
+        size: "1440x900",
+        scale: "1.0",
+        screen: (1600, 1000),
+        table_look: "msc",
+    };
+    let seeds = [1, 3];
+    let cleared = calibrate_then_play(&look, 2, &seeds, |_, _, _| {});
+    let solvable = [2, 1, 3].iter().filter(|&&s| solvable(s)).count();
     assert_eq!(cleared, solvable, "every solvable deal is cleared");
 }

@@ -42,6 +42,10 @@ pub struct Report {
     /// black or cannot be made); absent for the in-process table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capture: Option<&'static str>,
+    /// The layout profile that read the game (the one `--profile auto` chose); absent for games
+    /// read without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
     /// A challenge (`play --goal`): its goal and each deal's part.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub challenge: Option<Challenge>,
@@ -86,6 +90,7 @@ impl Report {
             solve_ms: 0,
             play_ms: 0,
             capture: None,
+            profile: None,
             challenge: None,
             version: crate::VERSION,
         }

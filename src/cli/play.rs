@@ -6,6 +6,7 @@ use super::labels::label_in_terminal;
 use super::table::{deal_source, load_theme};
 use super::{CliResult, Failure};
 use crate::agent::desktop::DesktopGame;
+use crate::agent::io::World;
 use crate::agent::journal::play_logged;
 use crate::agent::report::{Cards, Outcome, Report, Watch};
 use crate::agent::sim::SimView;
@@ -13,7 +14,7 @@ use crate::cards::Card;
 use crate::cards::Deck;
 use crate::games::pyramid::vision::accuracy::calibrate_rendered_at;
 use crate::games::pyramid::vision::profile::Profile;
-use crate::games::{Deal, Game};
+use crate::games::{profile_for, Deal, Game};
 use crate::table::harness::Faults;
 use crate::table::render::Renderer;
 use crate::vision::calibrate::Corners;
@@ -105,12 +106,21 @@ fn print_report(report: &Report, json: bool) {
     }
 }
 
+/// The layout profile `--profile` names; for `auto`, the one that finds the table in the game's
+/// picture (said on stderr).
+fn chosen_profile(args: &PlayArgs, world: &mut dyn World) -> Result<Profile, Failure> {
+    let profile = profile_for(args.game, &args.profile, world).map_err(Failure::input)?;
+    if args.profile.trim().eq_ignore_ascii_case("auto") && !args.json {
+        eprintln!("play: layout profile: {} (found by auto)", profile.name);
+    }
+    Ok(profile)
+}
+
 pub fn run(args: PlayArgs) -> CliResult {
     args.game.check_goal(&args.goal).map_err(Failure::input)?;
     if args.deals == 0 {
         return Err(Failure::input("--deals must be at least 1"));
     }
-    let profile = Profile::load(&args.profile).map_err(Failure::input)?;
     let cards = |renderer: Option<Renderer>| -> Result<Cards, Failure> {
         if let Some(file) = &args.calibrate_deck {
             let text = super::decks::read_text(file)?;
@@ -154,6 +164,7 @@ pub fn run(args: PlayArgs) -> CliResult {
             args.faults.clone(),
         );
         let mut world = SimView::new(view, args.size.0, args.size.1);
+        let profile = chosen_profile(&args, &mut world)?;
         let heading = format!(
             "{} on the practice table ({} look) in-process, {}x{} at scale {}; goal {}, {} deals",
             args.game.name(),
@@ -177,6 +188,7 @@ pub fn run(args: PlayArgs) -> CliResult {
         })?;
         let cards = cards(None)?;
         let mut world = DesktopGame::open(&title).map_err(Failure::input)?;
+        let profile = chosen_profile(&args, &mut world)?;
         match world.esc_unwatched() {
             Some(why) => eprintln!("note: {why}; move the mouse to stop the agent"),
             None => eprintln!("press Esc or move the mouse to stop the agent"),

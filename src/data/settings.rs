@@ -34,7 +34,7 @@ impl Default for Settings {
             deck_file: String::new(),
             template_set: String::new(),
             save_as: String::new(),
-            profile: "practice-table".into(),
+            profile: "auto".into(),
             goal: "board".into(),
             deals: 1,
             table_seed: 1,

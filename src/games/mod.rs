@@ -109,6 +109,12 @@ pub trait Game: Sync {
     }
     /// The title of its practice table's window (a contract: the agent finds the table by it).
     fn window_title(&self) -> &'static str;
+    /// The layout profile that reads `frame` (`--profile auto`); games without profiles take the
+    /// practice table's.
+    fn choose_profile(&self, frame: &RgbaImage) -> Result<Profile, String> {
+        let _ = frame;
+        Ok(Profile::practice_table())
+    }
     /// The looks its practice table has (`--look`): its own, and MSC's where it is drawn.
     fn looks(&self) -> &'static [Look] {
         &[Look::Practice]
@@ -246,3 +252,26 @@ pub fn parse_each<S>(
 ) -> Result<Vec<S>, String> {
     steps.iter().map(|s| parse(s)).collect()
 }
+
+/// The layout profile `spec` names: `auto` (found from the game's picture, for up to
+/// `AUTO_PATIENCE_MS` while the window may still be painting), `practice-table`, `msc`, a name in
+/// `calibration/` or a JSON file.
+pub fn profile_for(game: &dyn Game, spec: &str, world: &mut dyn World) -> Result<Profile, String> {
+    if !spec.trim().eq_ignore_ascii_case("auto") {
+        return Profile::load(spec);
+    }
+    let start = world.now_ms();
+    loop {
+        let chosen = world
+            .capture()
+            .and_then(|frame| game.choose_profile(&frame));
+        match chosen {
+            Ok(profile) => return Ok(profile),
+            Err(e) if world.now_ms() - start >= AUTO_PATIENCE_MS => return Err(e),
+            Err(_) => world.sleep_ms(200),
+        }
+    }
+}
+
+/// How long `--profile auto` looks for a table in the game's picture.
+pub const AUTO_PATIENCE_MS: u64 = 3000;

@@ -6,12 +6,12 @@
 
 use crate::agent::desktop::DesktopGame;
 use crate::agent::journal::play_logged;
-use crate::agent::report::Cards;
+use crate::agent::report::{Cards, Report};
 use crate::cards::{Deck, Rank, Suit};
 use crate::data::sets::{self, SetInfo};
 use crate::data::settings::Settings;
 use crate::games::pyramid::vision::profile::Profile;
-use crate::games::{self, Game, GAMES};
+use crate::games::{self, profile_for, Game, GAMES};
 use crate::panel::shared::{PanelWatch, Shared, Switches};
 use crate::platform::window;
 use crate::vision::recognize::Matcher;
@@ -192,13 +192,11 @@ impl PanelApp {
     /// window is taken for MSC.
     fn choose_window(&mut self, title: &str) {
         self.title = title.to_string();
-        match GAMES.iter().find(|g| g.window_title() == title) {
-            Some(game) => {
-                self.game = *game;
-                self.profile = "practice-table".into();
-            }
-            None => self.profile = "msc".into(),
+        if let Some(game) = GAMES.iter().find(|g| g.window_title() == title) {
+            self.game = *game;
         }
+        // A practice table may be in either look: the profile is found from its picture.
+        self.profile = "auto".into();
     }
 
     /// Whether a known game window is open.
@@ -275,10 +273,12 @@ impl PanelApp {
             Ok(c) => c,
             Err(e) => return self.message = e,
         };
-        let profile = match Profile::load(&self.profile) {
-            Ok(p) => p,
-            Err(e) => return self.message = e,
-        };
+        let profile = self.profile.clone();
+        if profile != "auto" {
+            if let Err(e) = Profile::load(&profile) {
+                return self.message = e;
+            }
+        }
         if let Err(e) = self.game.check_goal(&self.goal) {
             return self.message = e;
         }
@@ -314,7 +314,13 @@ impl PanelApp {
                         game.name()
                     );
                     play_logged(&heading, &mut watch, |watch| {
-                        game.play_challenge(&mut world, cards, profile, watch, &goal, deals)
+                        match profile_for(game, &profile, &mut world) {
+                            Ok(profile) => {
+                                watch.log(&format!("layout profile: {}", profile.name));
+                                game.play_challenge(&mut world, cards, profile, watch, &goal, deals)
+                            }
+                            Err(e) => Report::stopped(&e),
+                        }
                     })
                 }
                 Err(e) => {
@@ -376,6 +382,7 @@ impl PanelApp {
         });
         ui.horizontal(|ui| {
             ui.label("Layout");
+            ui.selectable_value(&mut self.profile, "auto".to_string(), "auto");
             ui.selectable_value(
                 &mut self.profile,
                 "practice-table".to_string(),

@@ -227,6 +227,7 @@ fn with_agent<'a, G: World + ?Sized>(
         replans: 0,
     };
     agent.hands.note_capture_kind();
+    report.profile = Some(agent.profile.name.clone());
     let outcome = body(&mut agent, &mut report, start);
     report.finish(outcome, &agent.hands, agent.replans);
     report

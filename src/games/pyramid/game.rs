@@ -94,6 +94,9 @@ impl Game for Pyramid {
     fn window_title(&self) -> &'static str {
         crate::games::pyramid::table::TITLE
     }
+    fn choose_profile(&self, frame: &RgbaImage) -> Result<Profile, String> {
+        Profile::choose(frame, &Profile::candidates())
+    }
     fn looks(&self) -> &'static [crate::table::look::Look] {
         &crate::table::look::Look::ALL
     }

@@ -100,6 +100,45 @@ impl Profile {
         Ok(profile)
     }
 
+    /// The profiles `auto` tries: the practice table's and MSC's (from `calibration/` when they
+    /// are there, so that edits count).
+    pub fn candidates() -> Vec<Profile> {
+        ["practice-table", "msc"]
+            .into_iter()
+            .map(|name| {
+                Profile::load(name).unwrap_or_else(|_| match name {
+                    "msc" => Profile::msc(),
+                    _ => Profile::practice_table(),
+                })
+            })
+            .collect()
+    }
+
+    /// The profile that fits `frame` best (`--profile auto`): each candidate's layout is fitted to
+    /// the picture's edges, and the one whose card edges the picture shows most strongly is kept.
+    /// Fails, with each profile's reason, when none finds a table.
+    pub fn choose(frame: &image::RgbaImage, candidates: &[Profile]) -> Result<Profile, String> {
+        let e = crate::vision::edges::Edges::new(frame);
+        let mut best: Option<(f32, &Profile)> = None;
+        let mut reasons = Vec::new();
+        for profile in candidates {
+            match super::locate::locate(frame, &e, profile, None) {
+                Ok(located) => {
+                    if best.is_none_or(|(score, _)| located.score > score) {
+                        best = Some((located.score, profile));
+                    }
+                }
+                Err(why) => reasons.push(format!("{}: {why}", profile.name)),
+            }
+        }
+        best.map(|(_, p)| p.clone()).ok_or_else(|| {
+            format!(
+                "no layout profile finds a table in the picture ({})",
+                reasons.join("; ")
+            )
+        })
+    }
+
     /// Checks that the numbers make a table.
     pub fn check(&self) -> Result<(), String> {
         let positive = [
@@ -129,6 +168,50 @@ impl Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::pyramid::table::scene::Scene;
+    use crate::games::pyramid::State;
+    use crate::table::look::Look;
+    use crate::table::render::Renderer;
+    use crate::table::theme::Theme;
+
+    /// `auto` picks the profile of the look a table is drawn in, whatever the theme, size, scale
+    /// and position.
+    #[test]
+    fn auto_chooses_the_profile_of_the_look_on_screen() {
+        let candidates = [Profile::practice_table(), Profile::msc()];
+        let mut wrong = Vec::new();
+        for theme in ["builtin", "anglo", "paris"] {
+            for look in Look::ALL {
+                let Ok(t) = Theme::load(theme) else {
+                    continue;
+                };
+                let mut r = Renderer::with_look(t, look);
+                for (w, h, scale, seed) in [
+                    (800, 600, 1.0, 1),
+                    (1440, 900, 1.0, 2),
+                    (1920, 1080, 1.5, 3),
+                    (3840, 2160, 2.5, 4),
+                ] {
+                    let mut state = State::deal(&crate::cards::Deck::shuffled(seed));
+                    for _ in 0..3 {
+                        let _ = state.apply(crate::games::pyramid::Step::Draw);
+                    }
+                    let layout = r.layout(w, h, scale);
+                    let frame = r.render(&Scene::still(&state, None, "DEAL".into()), &layout);
+                    let chosen = Profile::choose(&frame, &candidates).map(|p| p.name);
+                    if chosen.as_deref() != Ok(Profile::of_look(look).name.as_str()) {
+                        wrong.push(format!(
+                            "{theme} {} {w}x{h}@{scale}: {chosen:?}",
+                            look.name()
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        let felt = image::RgbaImage::from_pixel(800, 600, image::Rgba([30, 110, 60, 255]));
+        assert!(Profile::choose(&felt, &candidates).is_err());
+    }
 
     #[test]
     fn shipped_profiles_match_the_built_in_ones() {
