@@ -251,7 +251,8 @@ fn ratio(measured: u64, floor: u64) -> String {
 fn print_table(rows: &[Row], args: &BenchPlayArgs) {
     let anim = args.animation_ms;
     println!(
-        "Pyramid on the practice table's window: {} at {}x{} scale {}, animations {anim} ms{}",
+        "Pyramid on the practice table's window ({} look): {} at {}x{} scale {}, animations {anim} ms{}",
+        args.look.name(),
         args.theme,
         args.size.0,
         args.size.1,
