@@ -21,7 +21,7 @@ pub const COLUMN_STEP: f32 = 1.12;
 /// Vertical distance between pyramid rows, in card widths: the visible strip of a covered card.
 pub const ROW_STEP: f32 = 0.42;
 /// Gap between the bottom pyramid row and the stock/waste row, in card widths.
-const PILE_GAP: f32 = 0.35;
+pub const PILE_GAP: f32 = 0.35;
 /// Board margins in card widths.
 const MARGIN_X: f32 = 0.45;
 const MARGIN_Y: f32 = 0.22;
@@ -84,13 +84,10 @@ impl Layout {
     pub fn for_look(look: Look, width: u32, height: u32, scale: f32, aspect: f32) -> Layout {
         let wf = width as f32;
         let chrome = Chrome::for_look(look, width, height, scale);
-        let (column_step, row_step, stock_dx, pile_gap) = match look {
-            Look::Practice => (COLUMN_STEP, ROW_STEP, -0.7, PILE_GAP),
-            Look::Msc => {
-                let p = Profile::msc();
-                (p.column_step, p.row_step, p.stock_dx, p.pile_gap)
-            }
-        };
+        // The proportions the look's profile reads, so that table and profile agree.
+        let p = Profile::of_look(look);
+        let (column_step, row_step, stock_dx, pile_gap) =
+            (p.column_step, p.row_step, p.stock_dx, p.pile_gap);
         let gaps = 6.0 * row_step + pile_gap;
         let (card_w, card_h, top) = match look {
             Look::Practice => {

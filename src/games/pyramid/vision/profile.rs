@@ -39,13 +39,13 @@ pub struct Profile {
 impl Profile {
     /// The practice table's profile (also in `calibration/practice-table.json`).
     pub fn practice_table() -> Profile {
-        use crate::games::pyramid::table::layout::{COLUMN_STEP, ROW_STEP};
+        use crate::games::pyramid::table::layout::{COLUMN_STEP, PILE_GAP, ROW_STEP};
         Profile {
             name: "practice-table".into(),
             column_step: COLUMN_STEP,
             row_step: ROW_STEP,
             stock_dx: -0.7,
-            pile_gap: 0.35,
+            pile_gap: PILE_GAP,
             aspect_range: [1.2, 1.7],
             card_width_share: [0.05, 0.16],
             index_box: [0.03, 0.02, 0.34, ROW_STEP - 0.04],
