@@ -58,7 +58,7 @@ pub fn run(args: BenchPlayArgs) -> CliResult {
             "a window titled '{TITLE}' is already open: close it first (bench-play opens its own)"
         )));
     }
-    let renderer = crate::games::Game::renderer(
+    let mut renderer = crate::games::Game::renderer(
         &crate::games::pyramid::Pyramid,
         load_theme(&args.theme)?,
         args.look,
@@ -78,7 +78,7 @@ pub fn run(args: BenchPlayArgs) -> CliResult {
         );
         let templates = work.join("templates");
         let deck = crate::cards::Deck::shuffled(CALIBRATION_SEED);
-        calibrate_rendered_at(&mut { renderer }, &deck, args.size, args.scale)
+        calibrate_rendered_at(&mut renderer, &deck, args.size, args.scale)
             .and_then(|t| t.save(&templates))
             .map_err(Failure::input)?;
         let mut rows = Vec::new();

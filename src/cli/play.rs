@@ -46,9 +46,13 @@ pub struct PlayArgs {
 
 /// Templates for the practice table made the way a user would: one known deal seen whole, drawn
 /// by the renderer at the size the agent will play at.
-pub fn sim_templates(renderer: Renderer, size: (u32, u32), scale: f32) -> Result<Matcher, String> {
+pub fn sim_templates(
+    mut renderer: Renderer,
+    size: (u32, u32),
+    scale: f32,
+) -> Result<Matcher, String> {
     let deck = Deck::shuffled(0x5eed);
-    let templates = calibrate_rendered_at(&mut { renderer }, &deck, size, scale)?;
+    let templates = calibrate_rendered_at(&mut renderer, &deck, size, scale)?;
     Ok(Matcher::new(&templates))
 }
 
