@@ -147,6 +147,9 @@ Undo takes back one move, Undo board restarts the deal (after OK in its dialog).
         /// Show the Undo board confirmation dialog over the table
         #[arg(long)]
         dialog: bool,
+        /// Show one of MSC's interruptions over the table: no-moves, bonus or notice
+        #[arg(long = "interrupt", value_name = "KIND", value_parser = solitaire_agent::table::interrupt::Interruption::parse)]
+        interruption: Option<solitaire_agent::table::interrupt::Interruption>,
         /// The PNG file to write
         #[arg(long, value_name = "FILE")]
         out: String,
@@ -426,6 +429,11 @@ struct FaultArgs {
     /// Seed of the injected faults (the same seed repeats the same faults)
     #[arg(long, value_name = "N", default_value_t = 0)]
     fault_seed: u64,
+    /// Raise one of MSC's interruptions over the table after the STEP-th move (counting every
+    /// move, draws included): no-moves (OK), bonus (PLAY / NO THANKS) or notice (a banner with
+    /// OK over the cards). Repeat for more; each is logged
+    #[arg(long = "interrupt", value_name = "STEP:KIND", value_parser = solitaire_agent::table::interrupt::Planned::parse)]
+    interrupts: Vec<solitaire_agent::table::interrupt::Planned>,
 }
 
 /// Which deal to show.
@@ -520,6 +528,7 @@ fn table_faults(args: &FaultArgs) -> Result<solitaire_agent::table::harness::Fau
         drop_click_rate,
         lag_ms,
         seed,
+        interrupts: args.interrupts.clone(),
     })
 }
 
@@ -630,6 +639,7 @@ fn run(command: Option<Command>) -> cli::CliResult {
             after,
             select,
             dialog,
+            interruption,
             out,
         }) => cli::table::run_render(cli::table::RenderArgs {
             game: game.cards()?,
@@ -642,6 +652,7 @@ fn run(command: Option<Command>) -> cli::CliResult {
             after,
             select,
             dialog,
+            interruption,
             out,
         }),
         Some(Command::Play {
@@ -808,6 +819,9 @@ fn run(command: Option<Command>) -> cli::CliResult {
             }
             if !passed.is_empty() {
                 passed.extend(["--fault-seed".into(), faults.fault_seed.to_string()]);
+            }
+            for p in &faults.interrupts {
+                passed.extend(["--interrupt".into(), format!("{}:{}", p.after, p.kind.name())]);
             }
             cli::bench_play::run(cli::bench_play::BenchPlayArgs {
                 deals,

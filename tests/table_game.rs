@@ -1,6 +1,6 @@
 //! The practice table's game model driven by clicks at pixel positions, without a display: solutions
 //! played click by click clear the board, and Undo, Undo board, the dialog, illegal clicks, animation
-//! timing and injected faults behave as a player (or a player program) expects.
+//! timing, injected faults and interruptions behave as a player (or a player program) expects.
 
 mod common;
 
@@ -11,6 +11,7 @@ use solitaire_agent::games::pyramid::table::scene::Selection;
 use solitaire_agent::games::pyramid::{State, Step};
 use solitaire_agent::table::chrome::Button;
 use solitaire_agent::table::harness::{Event, Faults};
+use solitaire_agent::table::interrupt::{Interruption, Planned};
 
 const ANIM: u64 = 300;
 
@@ -189,6 +190,7 @@ fn injected_faults_are_repeatable_and_logged() {
         drop_click_rate: 0.5,
         lag_ms: (100, 400),
         seed: 42,
+        ..Faults::default()
     };
     let run = || {
         let mut table = Table::seeded(9, ANIM, faults.clone());
@@ -333,4 +335,60 @@ fn the_score_is_logged_as_it_changes() {
     click(&mut table, &l, Target::Button(Button::UndoBoard), &mut now);
     click(&mut table, &l, Target::Button(Button::Ok), &mut now);
     assert_eq!(scores(&table.take_events()), vec![0]);
+}
+
+/// `--interrupt`: a dialog shows after the planned move (Undo does not take the count back), takes
+/// every click until one of its buttons closes it, and both are logged with the JSON the event
+/// log writes.
+#[test]
+fn interruptions_show_after_their_move_and_take_every_click_until_closed() {
+    let l = layout();
+    let faults = Faults {
+        interrupts: vec![
+            Planned::parse("2:no-moves").unwrap(),
+            Planned::parse("3:bonus").unwrap(),
+        ],
+        ..Faults::default()
+    };
+    let mut table = Table::seeded(9, ANIM, faults);
+    let mut now = 0;
+    click(&mut table, &l, Target::Stock, &mut now);
+    assert_eq!(table.interruption, None);
+    click(&mut table, &l, Target::Button(Button::Undo), &mut now);
+    click(&mut table, &l, Target::Stock, &mut now);
+    assert_eq!(table.interruption, Some(Interruption::NoMoves));
+    // Under it, nothing happens: the stock is not drawn, Undo does not undo.
+    let state = table.state().clone();
+    click(&mut table, &l, Target::Stock, &mut now);
+    click(&mut table, &l, Target::Button(Button::Undo), &mut now);
+    assert_eq!(table.state(), &state);
+    assert_eq!(table.interruption, Some(Interruption::NoMoves));
+    // Its OK (not where the Undo board dialog's is) closes it.
+    let popup = l.chrome.popup(Interruption::NoMoves);
+    assert!(!popup.buttons[0].contains(l.chrome.ok.centre().0, l.chrome.ok.centre().1));
+    let (x, y) = popup.buttons[0].centre();
+    table.click(&l, x, y, now);
+    assert_eq!(table.interruption, None);
+    click(&mut table, &l, Target::Stock, &mut now);
+    assert_eq!(table.interruption, Some(Interruption::Bonus));
+    let (x, y) = l.chrome.popup(Interruption::Bonus).buttons[1].centre();
+    table.click(&l, x, y, now);
+    assert_eq!(table.interruption, None);
+
+    let events = table.take_events();
+    assert_eq!(illegal(&events).len(), 2, "{events:?}");
+    let json: Vec<String> = events
+        .iter()
+        .filter(|(_, e)| matches!(e, Event::Interrupt { .. } | Event::Dismiss { .. }))
+        .map(|(t, e)| e.to_json(*t).split_once(',').unwrap().1.to_string())
+        .collect();
+    assert_eq!(
+        json,
+        [
+            r#""event":"interrupt","kind":"no-moves","after":2}"#,
+            r#""event":"dismiss","kind":"no-moves","button":"ok"}"#,
+            r#""event":"interrupt","kind":"bonus","after":3}"#,
+            r#""event":"dismiss","kind":"bonus","button":"no thanks"}"#,
+        ]
+    );
 }

@@ -65,6 +65,7 @@ fn a_deal_is_learnt_then_cleared_through_dropped_clicks_and_lag() {
         drop_click_rate: 0.15,
         lag_ms: (0, 300),
         seed: 7,
+        ..Faults::default()
     };
     let (report, events, shown) = play_sim(seeded(4, 150, faults), "anglo", (1440, 900));
     assert_eq!(report.result, Outcome::Cleared, "{}", report.reason);

@@ -106,6 +106,7 @@ fn dropped_clicks_and_lag_are_logged_as_faults() {
         drop_click_rate: 1.0,
         lag_ms: (0, 0),
         seed: 3,
+        ..Faults::default()
     };
     let mut table = seeded(2, 100, faults);
     let (x, y) = l.click_point(Target::Stock).unwrap();
@@ -125,6 +126,7 @@ fn dropped_clicks_and_lag_are_logged_as_faults() {
         drop_click_rate: 0.0,
         lag_ms: (300, 300),
         seed: 3,
+        ..Faults::default()
     };
     let mut table = seeded(2, 100, faults);
     table.click(&l, x, y, 10);

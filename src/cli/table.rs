@@ -142,6 +142,7 @@ pub struct RenderArgs {
     pub after: Option<String>,
     pub select: Option<String>,
     pub dialog: bool,
+    pub interruption: Option<crate::table::interrupt::Interruption>,
     pub out: String,
 }
 
@@ -158,6 +159,7 @@ pub fn run_render(args: RenderArgs) -> CliResult {
         after: args.after.as_deref().unwrap_or(""),
         select: args.select.as_deref(),
         dialog: args.dialog,
+        interruption: args.interruption,
         size: args.size,
         scale: args.scale,
     };

@@ -187,6 +187,8 @@ pub struct Picture<'a> {
     pub select: Option<&'a str>,
     /// The Undo board dialog shows over the table.
     pub dialog: bool,
+    /// An interruption shows over everything.
+    pub interruption: Option<crate::table::interrupt::Interruption>,
     pub size: (u32, u32),
     pub scale: f32,
 }

@@ -3,6 +3,7 @@
 //! marks drawn on cards and piles (a selection, an empty pile). Geometry and drawing both, so that
 //! each game's layout and renderer only place and draw its own cards.
 
+use crate::table::interrupt::Interruption;
 use crate::table::look::{Look, MSC_BAR_SHARE, MSC_OK, MSC_UNDO_BOARD};
 use crate::table::paint::{self, Rgba};
 use crate::table::rect::Rect;
@@ -208,6 +209,60 @@ impl Chrome {
         }
     }
 
+    /// Where an interruption's dialog and its buttons (left to right) are.
+    pub fn popup(&self, kind: Interruption) -> Popup {
+        let (wf, hf, ui) = (self.width as f32, self.height as f32, self.ui);
+        let u = |v: f32| (v * ui).round() as i32;
+        let pad = u(10.0);
+        let button_h = self.ok.h;
+        let widths: Vec<i32> = kind
+            .buttons()
+            .iter()
+            .map(|l| {
+                let text = (paint::text_width(l, self.text_px)).round() as i32 + 2 * pad;
+                text.max(self.ok.w)
+            })
+            .collect();
+        let (w, h, cx, cy) = match kind {
+            Interruption::NoMoves => (u(340.0), u(120.0), wf * 0.5, hf * 0.42),
+            Interruption::Bonus => (u(380.0), u(130.0), wf * 0.5, hf * 0.5),
+            Interruption::Notice => {
+                let (top, area_h) = self.board_area();
+                (
+                    u(460.0),
+                    u(56.0).max(button_h + u(28.0)),
+                    wf * 0.5,
+                    top as f32 + area_h as f32 * 0.06 + 28.0 * ui,
+                )
+            }
+        };
+        let panel = Rect::new(cx.round() as i32 - w / 2, cy.round() as i32 - h / 2, w, h);
+        let buttons = match kind {
+            // The OK at the banner's right end, centred down it.
+            Interruption::Notice => vec![Rect::new(
+                panel.right() - pad - widths[0],
+                panel.y + (h - button_h) / 2,
+                widths[0],
+                button_h,
+            )],
+            // The buttons side by side, centred along the bottom.
+            _ => {
+                let total: i32 = widths.iter().sum::<i32>() + pad * (widths.len() as i32 - 1);
+                let mut x = panel.x + (w - total) / 2;
+                let y = panel.bottom() - button_h - u(14.0);
+                widths
+                    .iter()
+                    .map(|&bw| {
+                        let r = Rect::new(x, y, bw, button_h);
+                        x += bw + pad;
+                        r
+                    })
+                    .collect()
+            }
+        };
+        Popup { panel, buttons }
+    }
+
     /// The button a click at (x, y) lands on. With the dialog open only its buttons respond.
     pub fn button_at(&self, x: i32, y: i32, dialog_open: bool) -> Option<Button> {
         let live: &[Button] = if dialog_open {
@@ -216,6 +271,20 @@ impl Chrome {
             &[Button::Undo, Button::UndoBoard, Button::NewDeal]
         };
         live.iter().copied().find(|&b| self.rect(b).contains(x, y))
+    }
+}
+
+/// An interruption's dialog: the panel, and its buttons left to right (as `Interruption::buttons`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Popup {
+    pub panel: Rect,
+    pub buttons: Vec<Rect>,
+}
+
+impl Popup {
+    /// The index of the button at (x, y).
+    pub fn button_at(&self, x: i32, y: i32) -> Option<usize> {
+        self.buttons.iter().position(|b| b.contains(x, y))
     }
 }
 
@@ -368,6 +437,48 @@ pub fn draw_dialog(pm: &mut Pixmap, chrome: &Chrome) {
     );
     for (rect, label) in [(chrome.ok, "OK"), (chrome.cancel, "CANCEL")] {
         button(pm, rect, label, chrome, DIALOG_BUTTON, true);
+    }
+}
+
+/// An interruption over the table (dimmed behind it when the kind says so).
+pub fn draw_interruption(pm: &mut Pixmap, chrome: &Chrome, kind: Interruption) {
+    if kind.dims() {
+        paint::fill_rect(
+            pm,
+            0.0,
+            0.0,
+            chrome.width as f32,
+            chrome.height as f32,
+            Rgba(0, 0, 0, 110),
+        );
+    }
+    let popup = chrome.popup(kind);
+    let d = popup.panel;
+    if let Some(path) = paint::rounded_rect(
+        d.x as f32,
+        d.y as f32,
+        d.w as f32,
+        d.h as f32,
+        8.0 * chrome.ui,
+    ) {
+        paint::fill_path(pm, &path, Rgba(245, 245, 240, 255));
+        paint::stroke_path(pm, &path, BAR, (2.0 * chrome.ui).max(1.0));
+    }
+    let px = chrome.text_px;
+    let title = kind.title();
+    let (tx, ty) = match kind {
+        Interruption::Notice => (
+            d.x as f32 + 14.0 * chrome.ui,
+            d.y as f32 + (d.h as f32 - 7.0 * px) / 2.0,
+        ),
+        _ => (
+            d.x as f32 + (d.w as f32 - paint::text_width(title, px)) / 2.0,
+            d.y as f32 + 22.0 * chrome.ui,
+        ),
+    };
+    paint::draw_text(pm, title, tx.round(), ty.round(), px, BUTTON_TEXT);
+    for (rect, label) in popup.buttons.iter().zip(kind.buttons()) {
+        button(pm, *rect, label, chrome, DIALOG_BUTTON, true);
     }
 }
 

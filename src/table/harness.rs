@@ -3,6 +3,7 @@
 //! in (milliseconds since the table opened), so tests drive it without a clock or a display.
 
 use crate::cards::{Card, SplitMix64};
+use crate::table::interrupt::{Interruption, Planned};
 
 /// Where a deal came from: shown in the status line and used by New deal.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +20,8 @@ pub struct Faults {
     /// Extra delay before a move starts to animate: uniformly from `lag_ms.0` to `lag_ms.1`.
     pub lag_ms: (u64, u64),
     pub seed: u64,
+    /// Dialogs raised over the table after given moves (`--interrupt STEP:KIND`).
+    pub interrupts: Vec<Planned>,
 }
 
 impl Default for Faults {
@@ -27,6 +30,7 @@ impl Default for Faults {
             drop_click_rate: 0.0,
             lag_ms: (0, 0),
             seed: 0,
+            interrupts: Vec::new(),
         }
     }
 }
@@ -61,6 +65,16 @@ pub enum Event {
         kind: String,
         detail: String,
     },
+    /// An interruption showed over the table after the `after`-th move.
+    Interrupt {
+        kind: String,
+        after: u32,
+    },
+    /// One of the interruption's buttons was pressed, and it closed.
+    Dismiss {
+        kind: String,
+        button: String,
+    },
 }
 
 impl Event {
@@ -85,6 +99,14 @@ impl Event {
                     s(detail)
                 )
             }
+            Event::Interrupt { kind, after } => {
+                format!(r#""event":"interrupt","kind":{},"after":{after}"#, s(kind))
+            }
+            Event::Dismiss { kind, button } => format!(
+                r#""event":"dismiss","kind":{},"button":{}"#,
+                s(kind),
+                s(button)
+            ),
         };
         format!(r#"{{"t_ms":{t_ms},{body}}}"#)
     }
@@ -151,6 +173,15 @@ impl Harness {
             return false;
         }
         true
+    }
+
+    /// The interruption planned after the `moves`-th move, if any.
+    pub fn interruption_after(&self, moves: u32) -> Option<Interruption> {
+        self.faults
+            .interrupts
+            .iter()
+            .find(|p| p.after == moves)
+            .map(|p| p.kind)
     }
 
     /// How long a move waits before it animates (the lag fault, logged), in ms.

@@ -8,12 +8,14 @@
 //!   `variant`: changes of a theme's faces (borderless, four-colour, cream) for unseen art.
 //! - `render`: the renderer every game draws with (felt and card faces kept between frames).
 //! - `harness`: deal sources, faults, the event log and animation timing every table shares.
+//! - `interrupt`: MSC's interruptions (a dialog over the table) the table raises on request.
 //! - `session`: one game on a table: the deal, the position, Undo, Undo board and New deal.
 //! - `view`: a game's table model with its card art, as the window shows it (`Model`).
 //! - `window`: the eframe window that shows a game's pixels and feeds it clicks.
 pub mod chrome;
 pub mod font;
 pub mod harness;
+pub mod interrupt;
 pub mod look;
 pub mod paint;
 pub mod rect;

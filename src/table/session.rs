@@ -4,8 +4,9 @@
 //! are played; the buttons (Undo, Undo board with its dialog, New deal) are handled here.
 
 use crate::cards::Deck;
-use crate::table::chrome::Button;
+use crate::table::chrome::{Button, Chrome};
 use crate::table::harness::{deal_label, next_seed, DealSource, Event, Faults, Harness, Motion};
+use crate::table::interrupt::Interruption;
 use std::fmt::Display;
 
 /// One game on a table: `S` its position, `T` its step.
@@ -19,6 +20,11 @@ pub struct Session<S, T> {
     pub dialog: bool,
     pub motion: Option<Motion<S, T>>,
     pub harness: Harness,
+    /// Moves accepted since the table opened (Undo does not take them back): when a planned
+    /// interruption shows.
+    pub moves: u32,
+    /// The interruption showing over the table: it takes every click until a button closes it.
+    pub interruption: Option<Interruption>,
     /// The game's position at the deal of a deck.
     deal: fn(&Deck) -> S,
 }
@@ -49,6 +55,8 @@ impl<S: Clone, T: Copy + Display> Session<S, T> {
             dialog: false,
             motion: None,
             harness: Harness::new(animation_ms, faults),
+            moves: 0,
+            interruption: None,
             deal,
         };
         let deck = session.deck.to_string();
@@ -115,6 +123,45 @@ impl<S: Clone, T: Copy + Display> Session<S, T> {
         });
         let step = step.to_string();
         self.harness.log(now_ms, Event::Move { step });
+        self.moves += 1;
+        if let Some(kind) = self.harness.interruption_after(self.moves) {
+            self.interruption = Some(kind);
+            let (kind, after) = (kind.name().to_string(), self.moves);
+            self.harness.log(now_ms, Event::Interrupt { kind, after });
+        }
+    }
+
+    /// A click at (x, y) while an interruption shows: logged, and a press of one of its buttons
+    /// closes it; anywhere else it is refused. False when none shows (the click is the table's).
+    pub fn click_interruption(&mut self, chrome: &Chrome, x: i32, y: i32, now_ms: u64) -> bool {
+        let Some(kind) = self.interruption else {
+            return false;
+        };
+        let popup = chrome.popup(kind);
+        let pressed = popup.button_at(x, y);
+        let target = match pressed {
+            Some(i) => format!("{}:{}", kind.name(), kind.buttons()[i].to_lowercase()),
+            None => format!("under:{}", kind.name()),
+        };
+        if !self.harness.click(x, y, target, now_ms) {
+            return true;
+        }
+        match pressed {
+            Some(i) => {
+                self.interruption = None;
+                let button = kind.buttons()[i].to_lowercase();
+                let kind = kind.name().to_string();
+                self.harness.log(now_ms, Event::Dismiss { kind, button });
+            }
+            None => self.illegal(
+                now_ms,
+                &format!(
+                    "the {} dialog is open: press one of its buttons",
+                    kind.name()
+                ),
+            ),
+        }
+        true
     }
 
     /// A click refused, and why.

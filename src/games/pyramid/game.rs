@@ -131,6 +131,7 @@ impl Game for Pyramid {
         let label = deal_label(&picture.deal.source);
         let mut scene = Scene::still(&state, selected, status_line(&label, &state, taken));
         scene.dialog = picture.dialog;
+        scene.interruption = picture.interruption;
         let layout = renderer.layout(picture.size.0, picture.size.1, picture.scale);
         Ok(renderer.render(&scene, &layout))
     }

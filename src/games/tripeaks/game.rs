@@ -74,6 +74,7 @@ then the 23 stock cards from the top"
         let label = deal_label(&picture.deal.source);
         let mut scene = Scene::still(&state, status_line(&label, &state, steps.len()));
         scene.dialog = picture.dialog;
+        scene.interruption = picture.interruption;
         let aspect = renderer.theme().aspect();
         let layout = Layout::new(picture.size.0, picture.size.1, picture.scale, aspect);
         Ok(render(renderer, &scene, &layout))

@@ -62,6 +62,12 @@ impl Table {
 
     /// A click at window pixel (x, y) at time `now_ms`, against the layout the window shows.
     pub fn click(&mut self, layout: &Layout, x: i32, y: i32, now_ms: u64) {
+        if self
+            .session
+            .click_interruption(&layout.chrome, x, y, now_ms)
+        {
+            return;
+        }
         let shown = self.shown_state(now_ms).clone();
         let target = layout.hit(x, y, self.dialog, |p| shown.pyramid[p.index()].is_some());
         if self.harness.click(x, y, target.log_name(), now_ms) {
@@ -170,6 +176,7 @@ impl Table {
         let status = status_line(&self.deal_label(), &self.state, self.steps());
         let mut scene = Scene::still(self.shown_state(now_ms), self.selected, status);
         scene.dialog = self.dialog;
+        scene.interruption = self.interruption;
         let Some((m, t)) = self.flying(now_ms) else {
             return scene;
         };

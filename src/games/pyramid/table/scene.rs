@@ -48,6 +48,8 @@ pub struct Scene {
     pub selected: Option<Selection>,
     pub flights: Vec<Flight>,
     pub dialog: bool,
+    /// An interruption showing over everything (`--interrupt`).
+    pub interruption: Option<crate::table::interrupt::Interruption>,
     pub status: String,
 }
 
@@ -63,6 +65,7 @@ impl Scene {
             selected,
             flights: Vec::new(),
             dialog: false,
+            interruption: None,
             status,
         }
     }
@@ -160,6 +163,9 @@ impl Renderer {
         draw_status(&mut pm, &layout.chrome, &scene.status);
         if scene.dialog {
             draw_dialog(&mut pm, &layout.chrome);
+        }
+        if let Some(kind) = scene.interruption {
+            crate::table::chrome::draw_interruption(&mut pm, &layout.chrome, kind);
         }
         pm
     }

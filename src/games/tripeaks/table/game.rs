@@ -44,6 +44,12 @@ impl Table {
 
     /// A click at window pixel (x, y) at `now_ms`, against the layout the window shows.
     pub fn click(&mut self, layout: &Layout, x: i32, y: i32, now_ms: u64) {
+        if self
+            .session
+            .click_interruption(&layout.chrome, x, y, now_ms)
+        {
+            return;
+        }
         let shown = self.shown_state(now_ms);
         let target = layout.hit(x, y, self.dialog, |i| shown.tableau()[i].is_some());
         if self.harness.click(x, y, target.log_name(), now_ms) {
@@ -88,6 +94,7 @@ impl Table {
         let status = status_line(&self.deal_label(), &self.state, self.steps());
         let mut scene = Scene::still(self.shown_state(now_ms), status);
         scene.dialog = self.dialog;
+        scene.interruption = self.interruption;
         let Some((m, t)) = self.flying(now_ms) else {
             return scene;
         };

@@ -22,6 +22,8 @@ pub struct Scene {
     pub waste_top: Option<Card>,
     pub flights: Vec<Flight>,
     pub dialog: bool,
+    /// An interruption showing over everything (`--interrupt`).
+    pub interruption: Option<crate::table::interrupt::Interruption>,
     pub status: String,
 }
 
@@ -34,6 +36,7 @@ impl Scene {
             waste_top: state.waste_top(),
             flights: Vec::new(),
             dialog: false,
+            interruption: None,
             status,
         }
     }
@@ -91,6 +94,9 @@ pub fn render(renderer: &mut Renderer, scene: &Scene, layout: &Layout) -> RgbaIm
     draw_status(&mut pm, &layout.chrome, &scene.status);
     if scene.dialog {
         draw_dialog(&mut pm, &layout.chrome);
+    }
+    if let Some(kind) = scene.interruption {
+        crate::table::chrome::draw_interruption(&mut pm, &layout.chrome, kind);
     }
     RgbaImage::from_raw(layout.width, layout.height, pm.take()).expect("image size")
 }
