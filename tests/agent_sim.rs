@@ -3,7 +3,8 @@
 //! cleared in exactly the solver's number of steps, or as no_solution; the table's log shows no
 //! illegal move and no click off a target; with dropped clicks and lag injected, every deal still
 //! ends cleared or stopped with a reason; with repaints that stall mid-move, or a window over the
-//! cards for a while, a deal is still cleared.
+//! cards for a while, a deal is still cleared; an interruption with an OK is dismissed, one without
+//! stops play, and nothing is clicked under either.
 
 mod common;
 
@@ -23,6 +24,7 @@ use solitaire_agent::games::pyramid::vision::accuracy::calibrate_rendered_at;
 use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::games::pyramid::State;
 use solitaire_agent::table::harness::{Event, Faults};
+use solitaire_agent::table::interrupt::Planned;
 use solitaire_agent::table::look::Look;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
@@ -196,16 +198,28 @@ fn anglo_deals_at_display_scale_one_and_a_half_are_cleared() {
 /// In MSC's look (covered cards show only their index corner, Undo board and OK only where the
 /// `msc` profile's fractions say), read with the `msc` profile, calibrated from that look's own
 /// frames: deals are cleared in the solver's steps, with no illegal move and no click off a target.
+const MSC: Setting = Setting {
+    theme: "builtin",
+    size: (1440, 900),
+    scale: 1.0,
+    look: Look::Msc,
+};
+
+/// `MSC`'s templates, calibrated once (as `matcher`).
+fn msc_matcher() -> Matcher {
+    static MATCHER: OnceLock<Matcher> = OnceLock::new();
+    MATCHER
+        .get_or_init(|| {
+            let r = Renderer::with_look(Theme::built_in(), Look::Msc);
+            sim_templates(r, MSC.size, MSC.scale).unwrap()
+        })
+        .clone()
+}
+
 #[test]
 fn deals_in_the_msc_look_are_cleared_with_the_msc_profile() {
-    let look = Setting {
-        theme: "builtin",
-        size: (1440, 900),
-        scale: 1.0,
-        look: Look::Msc,
-    };
-    let r = Renderer::with_look(Theme::built_in(), Look::Msc);
-    let matcher = sim_templates(r, look.size, look.scale).unwrap();
+    let look = MSC;
+    let matcher = msc_matcher();
     let failures: Vec<String> = (1..=4u64)
         .into_par_iter()
         .filter_map(|seed| {
@@ -227,12 +241,92 @@ fn deals_in_the_msc_look_are_cleared_with_the_msc_profile() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The clicks made while each interruption showed, with the button that closed it (None: it
+/// was still showing at the end).
+fn clicks_while_interrupted(events: &[(u64, Event)]) -> Vec<(String, Vec<String>, Option<String>)> {
+    let mut out: Vec<(String, Vec<String>, Option<String>)> = Vec::new();
+    let mut open = false;
+    for (_, e) in events {
+        match e {
+            Event::Interrupt { kind, .. } => {
+                out.push((kind.clone(), Vec::new(), None));
+                open = true;
+            }
+            Event::Click { target, .. } if open => out.last_mut().unwrap().1.push(target.clone()),
+            Event::Dismiss { button, .. } => {
+                out.last_mut().unwrap().2 = Some(button.clone());
+                open = false;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn interruptions_with_an_ok_are_dismissed_and_the_deal_still_cleared_optimally() {
+    let faults = Faults {
+        interrupts: vec![
+            Planned::parse("30:no-moves").unwrap(),
+            Planned::parse("34:notice").unwrap(),
+        ],
+        ..Faults::default()
+    };
+    let (report, events) = run(1, faults, &matcher());
+    assert_eq!(
+        (report.result, report.steps),
+        optimal_end(1, report.steps),
+        "{}",
+        report.reason
+    );
+    assert_eq!(report.dialogs, 2);
+    let seen = clicks_while_interrupted(&events);
+    let want = |kind: &str| {
+        (
+            kind.to_string(),
+            vec![format!("{kind}:ok")],
+            Some("ok".to_string()),
+        )
+    };
+    assert_eq!(seen, vec![want("no-moves"), want("notice")]);
+    assert_eq!(count(&events, |e| matches!(e, Event::Illegal { .. })), 0);
+}
+
+#[test]
+fn an_interruption_without_an_ok_stops_play_with_no_click_under_or_on_it() {
+    // In the msc look: a notice is dismissed, then a bonus-game offer stops play.
+    let faults = Faults {
+        interrupts: vec![
+            Planned::parse("31:notice").unwrap(),
+            Planned::parse("33:bonus").unwrap(),
+        ],
+        ..Faults::default()
+    };
+    let (report, events) = run_at(&MSC, 1, faults, &msc_matcher());
+    assert_eq!(report.result, Outcome::Stopped);
+    assert!(
+        report.reason.contains("dialog") && report.reason.contains("2 buttons"),
+        "{}",
+        report.reason
+    );
+    assert_eq!(report.dialogs, 1);
+    let seen = clicks_while_interrupted(&events);
+    assert_eq!(
+        seen,
+        vec![
+            ("notice".into(), vec!["notice:ok".into()], Some("ok".into())),
+            ("bonus".into(), vec![], None),
+        ]
+    );
+}
+
 #[test]
 fn dropped_clicks_and_lag_never_lead_to_an_illegal_move() {
     let faults = Faults {
         drop_click_rate: 0.15,
         lag_ms: (50, 600),
         seed: 7,
+        ..Faults::default()
     };
     let (report, events) = run(1, faults, &matcher());
     assert!(

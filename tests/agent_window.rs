@@ -4,7 +4,8 @@
 //! solve, play. The table's own event log must show solvable deals cleared, no illegal move, no
 //! click off a target, and exactly the clicks the agent reports; with the built-in cards and with
 //! anglo cards (1920×1080, display scale 1.5); and in MSC's look (`table --look msc`), where the
-//! agent finds the `msc` profile by itself, a calibration deal and two more.
+//! agent finds the `msc` profile by itself, a calibration deal and two more, and one with two of
+//! MSC's interruptions raised over it (`table --interrupt`), each dismissed by its OK.
 //!
 //! Then trouble, on four more deals: dropped clicks and lag with the window moved twice mid-game
 //! (cleared), another window dragged over the table for 3 s (the agent waits, clicks nothing into
@@ -497,7 +498,32 @@ fn in_the_msc_look_the_agent_finds_the_msc_profile_and_clears_deals() {
         table_look: "msc",
     };
     let seeds = [1, 3];
-    let cleared = calibrate_then_play(&look, 2, &seeds, |_, _, _| {});
+    let cleared = calibrate_then_play(&look, 2, &seeds, |desktop, dir, templates| {
+        // MSC's interruptions over the real window: each has an OK, and each is dismissed.
+        let (report, log) = deal_with_trouble(
+            desktop,
+            &look,
+            (dir, templates),
+            1,
+            "interruptions",
+            &["--interrupt", "30:no-moves", "--interrupt", "36:notice"],
+            |_, _, _| {},
+        );
+        assert_eq!(report["result"], "cleared", "{report}");
+        assert_eq!(report["dialogs"], 2, "{report}");
+        let closed: Vec<String> = log
+            .iter()
+            .filter(|e| e["event"] == "dismiss")
+            .map(|e| {
+                format!(
+                    "{}:{}",
+                    e["kind"].as_str().unwrap(),
+                    e["button"].as_str().unwrap()
+                )
+            })
+            .collect();
+        assert_eq!(closed, ["no-moves:ok", "notice:ok"]);
+    });
     let solvable = [2, 1, 3].iter().filter(|&&s| solvable(s)).count();
     assert_eq!(cleared, solvable, "every solvable deal is cleared");
 }

@@ -5,6 +5,8 @@
 
 use crate::agent::io::World;
 use crate::agent::report::Watch;
+use crate::table::rect::Rect;
+use crate::vision::dialog::DialogWatch;
 use image::RgbaImage;
 use std::sync::Arc;
 
@@ -42,6 +44,10 @@ impl Default for Options {
     }
 }
 
+/// Dialogs dismissed one after another, with nothing else in between, before play stops: a
+/// dialog that comes back after its OK is not going away.
+const DIALOGS_IN_A_ROW: usize = 3;
+
 /// Why play stopped early.
 pub struct Stop(pub String);
 
@@ -75,6 +81,13 @@ pub struct Hands<'g, G: World + ?Sized> {
     pub capture_kind: Option<&'static str>,
     /// Progress lines for the caller, and whether to go on.
     pub watch: &'g mut dyn Watch,
+    /// What the agent knows for seeing a dialog over the table (learnt by the game's loop from
+    /// a picture it read right, and from the game's own OK).
+    pub dialogs: Option<DialogWatch>,
+    /// Dialogs over the table dismissed by their OK.
+    pub dialogs_dismissed: usize,
+    /// A dialog the agent opened itself is showing (Undo board's): not an interruption.
+    own_dialog: bool,
 }
 
 impl<'g, G: World + ?Sized> Hands<'g, G> {
@@ -91,7 +104,92 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
             frame,
             capture_kind: None,
             watch,
+            dialogs: None,
+            dialogs_dismissed: 0,
+            own_dialog: false,
         }
+    }
+
+    /// Learns what the table looks like without a dialog from the last still picture, just read
+    /// right, with the cards in `area` and `card_w` by `card_h`; kept until the window's size
+    /// changes.
+    pub fn learn_table(&mut self, area: Rect, card_w: f32, card_h: f32) {
+        if self
+            .dialogs
+            .as_ref()
+            .is_some_and(|d| d.size == self.frame.dimensions())
+        {
+            return;
+        }
+        self.dialogs = Some(DialogWatch::new(&self.frame, area, card_w, card_h));
+    }
+
+    /// Presses the OK of a dialog the agent opened (Undo board's), first learning from it what
+    /// the game's OK looks like.
+    pub fn press_own_ok(&mut self, point: (i32, i32)) -> Result<(), Stop> {
+        if let Some(watch) = self.dialogs.as_mut() {
+            if !watch.knows_ok() && !watch.learn_ok(&self.frame, point) {
+                self.watch.log(
+                    "the dialog's OK could not be learnt: a dialog over the table will stop play",
+                );
+            }
+        }
+        self.own_dialog = true;
+        let pressed = self.click_until_change(point);
+        self.own_dialog = false;
+        pressed
+    }
+
+    /// When the last still picture shows a dialog over the table: presses its OK, when it has one
+    /// like the game's own, and waits for the picture to settle (true: look again); otherwise
+    /// stops, saying what it saw and showing the picture, without clicking.
+    fn clear_dialog(&mut self) -> Result<bool, Stop> {
+        if self.own_dialog {
+            return Ok(false);
+        }
+        let Some(watch) = self.dialogs.as_ref() else {
+            return Ok(false);
+        };
+        let Some(dialog) = watch.find(&self.frame) else {
+            return Ok(false);
+        };
+        let what = dialog.describe();
+        let Some(ok) = dialog.ok else {
+            let why = if watch.knows_ok() {
+                format!("{what}, none of them an OK like the game's: stopped without clicking")
+            } else {
+                format!("{what}, and the game's OK is not known yet (it is learnt from the Undo board dialog): stopped without clicking")
+            };
+            self.watch.unreadable(&self.frame, &why);
+            return Err(Stop(why));
+        };
+        self.watch.log(&format!("{what}: pressing its OK"));
+        self.own_dialog = true;
+        let pressed = self.click_until_change(ok);
+        self.own_dialog = false;
+        pressed?;
+        self.dialogs_dismissed += 1;
+        Ok(true)
+    }
+
+    /// Clears dialogs over the table (`clear_dialog`) until none shows; true when one was.
+    fn clear_dialogs(&mut self) -> Result<bool, Stop> {
+        let mut cleared = 0;
+        while self.clear_dialog()? {
+            cleared += 1;
+            if cleared >= DIALOGS_IN_A_ROW {
+                if let Some(dialog) = self.dialogs.as_ref().and_then(|w| w.find(&self.frame)) {
+                    let why = format!(
+                        "{} is still there after its OK was pressed {cleared} times",
+                        dialog.describe()
+                    );
+                    self.watch.unreadable(&self.frame, &why);
+                    return Err(Stop(why));
+                }
+                break;
+            }
+        }
+        Ok(cleared > 0)
     }
 
     pub fn capture(&mut self) -> Result<Arc<RgbaImage>, Stop> {
@@ -211,6 +309,11 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
                 Ok(_) => self.options.late_ms,
                 Err(_) => self.options.covered_ms,
             };
+            // A dialog over the table is not waited out: its OK is pressed, or play stops.
+            if self.clear_dialogs()? {
+                result = read(self);
+                continue;
+            }
             if !self.settle_within(true, wait)? {
                 break;
             }
@@ -225,9 +328,12 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
         Stop(format!("cannot read the board: {why}"))
     }
 
+    /// Clicks at (x, y): never under a dialog over the table (one with an OK like the game's is
+    /// dismissed first; any other stops play).
     pub fn click_at(&mut self, (x, y): (i32, i32)) -> Result<(), Stop> {
         self.watch.proceed()?;
         self.check_user()?;
+        self.clear_dialogs()?;
         self.game.click(x, y)?;
         self.clicks += 1;
         tracing::info!("click {} at {x},{y}", self.clicks);

@@ -46,6 +46,9 @@ pub struct Report {
     /// read without one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
+    /// Dialogs over the table (MSC's interruptions) dismissed by their OK; absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub dialogs: usize,
     /// A challenge (`play --goal`): its goal and each deal's part.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub challenge: Option<Challenge>,
@@ -91,6 +94,7 @@ impl Report {
             play_ms: 0,
             capture: None,
             profile: None,
+            dialogs: 0,
             challenge: None,
             version: crate::VERSION,
         }
@@ -122,11 +126,16 @@ impl Report {
         self.clicks = hands.clicks;
         self.replans = replans;
         self.capture = hands.capture_kind;
+        self.dialogs = hands.dialogs_dismissed;
         (self.result, self.reason) = match outcome {
             Ok(ended) => ended,
             Err(Stop(reason)) => (Outcome::Stopped, reason),
         };
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Where the agent gets its card templates.

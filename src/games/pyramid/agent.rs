@@ -149,7 +149,17 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
             _ => buttons.ok,
         };
         let point = point.ok_or_else(|| Stop(format!("cannot find the {which} button")))?;
-        self.hands.click_until_change(point)
+        match which {
+            "ok" => self.hands.press_own_ok(point),
+            _ => {
+                // The table as it is before the dialog opens, when no read taught it yet.
+                if let Some(l) = self.reader.as_ref().and_then(|r| r.located()) {
+                    let (area, w, h) = (l.cards_area(), l.card_w, l.card_h);
+                    self.hands.learn_table(area, w, h);
+                }
+                self.hands.click_until_change(point)
+            }
+        }
     }
 }
 
@@ -163,8 +173,11 @@ fn read_with<G: World + ?Sized>(
     let located = reader.located().cloned();
     match result {
         Ok(board) => {
-            let marks = located.map_or(Vec::new(), |l| board.marks(&l));
+            let marks = located.as_ref().map_or(Vec::new(), |l| board.marks(l));
             hands.watch.seen(&hands.frame, &marks);
+            if let Some(l) = &located {
+                hands.learn_table(l.cards_area(), l.card_w, l.card_h);
+            }
             Ok(board)
         }
         Err(e) => {

@@ -24,6 +24,18 @@ pub struct Located {
     pub score: f32,
 }
 
+impl Located {
+    /// The rectangle every slot and both piles lie in: where the cards are.
+    pub fn cards_area(&self) -> Rect {
+        let rects = || self.slots.iter().chain([&self.stock, &self.waste]);
+        let x0 = rects().map(|r| r.x).min().unwrap_or(0);
+        let y0 = rects().map(|r| r.y).min().unwrap_or(0);
+        let x1 = rects().map(|r| r.right()).max().unwrap_or(0);
+        let y1 = rects().map(|r| r.bottom()).max().unwrap_or(0);
+        Rect::new(x0, y0, x1 - x0, y1 - y0)
+    }
+}
+
 /// Why a frame cannot be read as a table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotATable(pub String);

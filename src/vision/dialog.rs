@@ -1,0 +1,434 @@
+//! A dialog over the table (MSC's "No more moves", a bonus-game offer, a notice over the cards):
+//! found in a frame as a panel of one flat colour, wider than any card and with straight sides,
+//! whose colour is not the table's own (the flat colours a frame read right showed where the
+//! cards are: the felt, dimmed or not, keeps its hue); its buttons, flat boxes of another colour
+//! inside it; and which of them is an OK, by the picture of the OK the game showed in its Undo
+//! board dialog (learnt when the agent pressed it). Nothing here is tuned to one look: what counts
+//! as the table's colour and what an OK looks like both come from the game's own pictures.
+
+use crate::table::rect::Rect;
+use image::RgbaImage;
+
+/// Largest difference of a channel from a run's first pixel for the run to count as one flat
+/// colour (the felt's weave and gradient stay within it over a card's width).
+const FLAT: i32 = 12;
+/// A run of one colour at least this many card widths long is not on a card: cards in a row
+/// stand apart, and a card is one card width wide.
+const WIDE: f32 = 1.3;
+/// How far apart (sum over the three channels of r, g and b shares) a colour's hue must be from
+/// every colour of the table's background to be a dialog's.
+const HUE_APART: f32 = 0.05;
+/// Runs darker than this (sum of channels) have no hue to tell them by: never a panel.
+const DARK: i32 = 45;
+/// A button's colour differs from its panel's by more than this in some channel.
+const BUTTON_APART: i32 = 24;
+/// Normalised correlation a button must reach with the learnt OK to be taken for an OK.
+const OK_MATCH: f32 = 0.9;
+
+/// A dialog seen over the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dialog {
+    /// The panel's extent (as far as its flat rows show it).
+    pub panel: Rect,
+    /// Its buttons, left to right, top to bottom.
+    pub buttons: Vec<Rect>,
+    /// The centre of the button that looks like the game's OK, if one does.
+    pub ok: Option<(i32, i32)>,
+}
+
+impl Dialog {
+    /// What was seen, for the user: where, how big, how many buttons and whether one is an OK.
+    pub fn describe(&self) -> String {
+        let p = self.panel;
+        format!(
+            "a dialog over the table at {},{} ({}x{} px) with {} button{}",
+            p.x,
+            p.y,
+            p.w,
+            p.h,
+            self.buttons.len(),
+            if self.buttons.len() == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// The OK button as the game draws it: its grey pixels, row by row.
+#[derive(Clone, Debug, PartialEq)]
+struct OkPicture {
+    w: i32,
+    h: i32,
+    grey: Vec<f32>,
+}
+
+/// What the agent knows for finding dialogs in one game's window.
+#[derive(Clone, Debug)]
+pub struct DialogWatch {
+    /// The frame size learnt at: another size means another layout.
+    pub size: (u32, u32),
+    /// Where the cards are: a dialog that matters covers part of it.
+    cards: Rect,
+    /// Where dialogs are looked for: the cards, and a card's height above and below them.
+    area: Rect,
+    card_w: f32,
+    card_h: f32,
+    /// The hues of the wide flat runs a frame read right showed in `area`.
+    background: Vec<[f32; 3]>,
+    ok: Option<OkPicture>,
+}
+
+/// A run of one flat colour along a row: [x0, x1) and its mean colour.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    y: i32,
+    x0: i32,
+    x1: i32,
+    rgb: [i32; 3],
+}
+
+fn rgb(frame: &RgbaImage, x: i32, y: i32) -> [i32; 3] {
+    let p = frame.get_pixel(x as u32, y as u32).0;
+    [p[0] as i32, p[1] as i32, p[2] as i32]
+}
+
+fn apart(a: [i32; 3], b: [i32; 3]) -> i32 {
+    (0..3).map(|c| (a[c] - b[c]).abs()).max().unwrap_or(0)
+}
+
+fn hue(c: [i32; 3]) -> [f32; 3] {
+    let sum = (c[0] + c[1] + c[2]).max(1) as f32;
+    [c[0] as f32 / sum, c[1] as f32 / sum, c[2] as f32 / sum]
+}
+
+fn hue_distance(a: [f32; 3], b: [f32; 3]) -> f32 {
+    (0..3).map(|c| (a[c] - b[c]).abs()).sum()
+}
+
+/// The runs of one flat colour at least `min_len` long on row `y` between `x0` and `x1`.
+fn flat_runs(frame: &RgbaImage, y: i32, x0: i32, x1: i32, min_len: i32) -> Vec<Run> {
+    let mut runs = Vec::new();
+    let mut start = x0;
+    let mut first = rgb(frame, x0, y);
+    let mut sum = [0i64; 3];
+    let mut x = x0;
+    while x <= x1 {
+        let c = if x < x1 { Some(rgb(frame, x, y)) } else { None };
+        match c {
+            Some(c) if apart(c, first) <= FLAT => {
+                for k in 0..3 {
+                    sum[k] += c[k] as i64;
+                }
+            }
+            _ => {
+                let len = x - start;
+                if len >= min_len {
+                    let n = len as i64;
+                    runs.push(Run {
+                        y,
+                        x0: start,
+                        x1: x,
+                        rgb: [
+                            (sum[0] / n) as i32,
+                            (sum[1] / n) as i32,
+                            (sum[2] / n) as i32,
+                        ],
+                    });
+                }
+                if let Some(c) = c {
+                    start = x;
+                    first = c;
+                    sum = [c[0] as i64, c[1] as i64, c[2] as i64];
+                }
+            }
+        }
+        x += 1;
+    }
+    runs
+}
+
+/// Groups runs row after row into boxes: a run joins a box whose last row is near, whose colour
+/// is close and whose extent it overlaps. Gives each box's runs.
+fn group(runs: Vec<Run>, max_gap: i32) -> Vec<Vec<Run>> {
+    let mut boxes: Vec<Vec<Run>> = Vec::new();
+    for r in runs {
+        let joined = boxes.iter_mut().find(|b| {
+            let last = b.last().expect("a run");
+            let (x0, x1) = extent(b);
+            r.y - last.y <= max_gap
+                && r.y > last.y - 1
+                && apart(r.rgb, last.rgb) <= FLAT
+                && r.x0 < x1
+                && r.x1 > x0
+        });
+        match joined {
+            Some(b) => b.push(r),
+            None => boxes.push(vec![r]),
+        }
+    }
+    boxes
+}
+
+fn extent(runs: &[Run]) -> (i32, i32) {
+    (
+        runs.iter().map(|r| r.x0).min().unwrap_or(0),
+        runs.iter().map(|r| r.x1).max().unwrap_or(0),
+    )
+}
+
+fn bounds(runs: &[Run]) -> Rect {
+    let (x0, x1) = extent(runs);
+    let y0 = runs.iter().map(|r| r.y).min().unwrap_or(0);
+    let y1 = runs.iter().map(|r| r.y).max().unwrap_or(0);
+    Rect::new(x0, y0, x1 - x0, y1 - y0 + 1)
+}
+
+/// Whether half the rows of a box start at its left side, or half end at its right one: a panel
+/// has straight sides (its buttons and text keep some rows from reaching one or both).
+fn straight_sided(runs: &[Run]) -> bool {
+    let (x0, x1) = extent(runs);
+    let mut rows: Vec<i32> = runs.iter().map(|r| r.y).collect();
+    rows.dedup();
+    let touching = |side: &dyn Fn(&Run) -> bool| {
+        rows.iter()
+            .filter(|&&y| runs.iter().any(|r| r.y == y && side(r)))
+            .count()
+            * 2
+            >= rows.len()
+    };
+    rows.len() >= 3 && (touching(&|r| r.x0 <= x0 + 2) || touching(&|r| r.x1 >= x1 - 2))
+}
+
+/// `r` grown up and down over the rows where its colour still shows just inside its left or right
+/// side: the rows between those sampled, and those its buttons and text kept from being flat.
+fn grow(frame: &RgbaImage, r: Rect, colour: [i32; 3]) -> Rect {
+    let h = frame.height() as i32;
+    let inside = |y: i32| {
+        [r.x + 2, r.right() - 3]
+            .iter()
+            .any(|&x| apart(rgb(frame, x, y), colour) <= FLAT)
+    };
+    let (mut y0, mut y1) = (r.y, r.bottom());
+    while y0 > 0 && inside(y0 - 1) {
+        y0 -= 1;
+    }
+    while y1 < h && inside(y1) {
+        y1 += 1;
+    }
+    Rect::new(r.x, y0, r.w, y1 - y0)
+}
+
+impl DialogWatch {
+    /// Learns the table's background from `frame`, a picture read right, where the cards take
+    /// `area` and are `card_w` by `card_h`: the flat colours wider than a card there (the felt).
+    pub fn new(frame: &RgbaImage, area: Rect, card_w: f32, card_h: f32) -> DialogWatch {
+        let size = frame.dimensions();
+        let cards = clip(area, size);
+        // A dialog over the cards may reach above or below them.
+        let reach = card_h.round() as i32;
+        let area = clip(
+            Rect::new(area.x, area.y - reach, area.w, area.h + 2 * reach),
+            size,
+        );
+        let mut watch = DialogWatch {
+            size,
+            area: cards,
+            cards,
+            card_w,
+            card_h,
+            background: Vec::new(),
+            ok: None,
+        };
+        for r in watch.wide_runs(frame) {
+            let h = hue(r.rgb);
+            if !watch
+                .background
+                .iter()
+                .any(|&b| hue_distance(b, h) < HUE_APART / 2.0)
+            {
+                watch.background.push(h);
+            }
+        }
+        watch.area = area;
+        watch
+    }
+
+    /// Whether the OK's picture has been learnt.
+    pub fn knows_ok(&self) -> bool {
+        self.ok.is_some()
+    }
+
+    fn row_step(&self) -> i32 {
+        ((self.card_h / 24.0) as i32).max(2)
+    }
+
+    fn wide_runs(&self, frame: &RgbaImage) -> Vec<Run> {
+        let a = self.area;
+        let min_len = (self.card_w * WIDE).ceil() as i32;
+        (a.y..a.bottom())
+            .step_by(self.row_step() as usize)
+            .flat_map(|y| flat_runs(frame, y, a.x, a.right(), min_len))
+            .collect()
+    }
+
+    /// The dialog over the cards in `frame`, if one shows.
+    pub fn find(&self, frame: &RgbaImage) -> Option<Dialog> {
+        if frame.dimensions() != self.size {
+            return None;
+        }
+        let runs: Vec<Run> = self
+            .wide_runs(frame)
+            .into_iter()
+            .filter(|r| {
+                r.rgb.iter().sum::<i32>() > DARK
+                    && self
+                        .background
+                        .iter()
+                        .all(|&b| hue_distance(b, hue(r.rgb)) >= HUE_APART)
+            })
+            .collect();
+        let step = self.row_step();
+        let (panel, colour) = group(runs, 3 * step)
+            .into_iter()
+            .filter(|b| straight_sided(b) && overlaps(bounds(b), self.cards))
+            .map(|b| (bounds(&b), b[0].rgb))
+            .max_by_key(|(p, _)| p.w as i64 * p.h as i64)?;
+        let panel = grow(frame, panel, colour);
+        if (panel.h as f32) < 0.2 * self.card_h {
+            return None;
+        }
+        let buttons = self.buttons(frame, panel, colour);
+        let ok = self.ok.as_ref().and_then(|ok| {
+            buttons
+                .iter()
+                .filter_map(|b| Some((ok_match(frame, ok, *b)?, *b)))
+                .filter(|(score, _)| *score >= OK_MATCH)
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, b)| b.centre())
+        });
+        Some(Dialog { panel, buttons, ok })
+    }
+
+    /// Flat boxes inside `panel` of a colour apart from the panel's: its buttons.
+    fn buttons(&self, frame: &RgbaImage, panel: Rect, panel_colour: [i32; 3]) -> Vec<Rect> {
+        let min_len = ((self.card_w * 0.3) as i32).max(6);
+        let runs: Vec<Run> = (panel.y..panel.bottom())
+            .flat_map(|y| flat_runs(frame, y, panel.x, panel.right(), min_len))
+            .filter(|r| {
+                apart(r.rgb, panel_colour) > BUTTON_APART && r.x0 > panel.x && r.x1 < panel.right()
+            })
+            .collect();
+        // Rows through a button's label are not flat: its rows above and below the label are
+        // joined across them.
+        let mut boxes: Vec<Rect> = group(runs, ((self.card_h * 0.15) as i32).max(4))
+            .into_iter()
+            .map(|b| bounds(&b))
+            .filter(|b| b.h >= 6 && b.h < panel.h)
+            .collect();
+        // A button's outline and its fill's shades make boxes over one another: one button.
+        let mut merged: Vec<Rect> = Vec::new();
+        boxes.sort_by_key(|b| -(b.w * b.h));
+        for b in boxes {
+            match merged.iter_mut().find(|m| mostly_over(**m, b)) {
+                Some(m) => *m = union(*m, b),
+                None => merged.push(b),
+            }
+        }
+        merged.sort_by_key(|b| (b.y / b.h.max(1), b.x));
+        merged
+    }
+
+    /// Learns the OK the game draws: the button around `point` in `frame`, where its dialog shows.
+    /// False when no button is found there.
+    pub fn learn_ok(&mut self, frame: &RgbaImage, point: (i32, i32)) -> bool {
+        let Some(dialog) = self.find(frame) else {
+            return false;
+        };
+        let Some(b) = dialog.buttons.iter().find(|b| b.contains(point.0, point.1)) else {
+            return false;
+        };
+        self.ok = Some(OkPicture {
+            w: b.w,
+            h: b.h,
+            grey: grey_patch(frame, *b),
+        });
+        true
+    }
+}
+
+fn overlaps(a: Rect, b: Rect) -> bool {
+    a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom()
+}
+
+/// Whether most of the smaller of `a` and `b` lies inside the other.
+fn mostly_over(a: Rect, b: Rect) -> bool {
+    let w = (a.right().min(b.right()) - a.x.max(b.x)).max(0);
+    let h = (a.bottom().min(b.bottom()) - a.y.max(b.y)).max(0);
+    2 * w * h >= (a.w * a.h).min(b.w * b.h)
+}
+
+fn union(a: Rect, b: Rect) -> Rect {
+    let (x0, y0) = (a.x.min(b.x), a.y.min(b.y));
+    Rect::new(
+        x0,
+        y0,
+        a.right().max(b.right()) - x0,
+        a.bottom().max(b.bottom()) - y0,
+    )
+}
+
+fn clip(r: Rect, (w, h): (u32, u32)) -> Rect {
+    let x0 = r.x.clamp(0, w as i32 - 1);
+    let y0 = r.y.clamp(0, h as i32 - 1);
+    let x1 = r.right().clamp(x0 + 1, w as i32);
+    let y1 = r.bottom().clamp(y0 + 1, h as i32);
+    Rect::new(x0, y0, x1 - x0, y1 - y0)
+}
+
+fn grey_patch(frame: &RgbaImage, r: Rect) -> Vec<f32> {
+    let mut out = Vec::with_capacity((r.w * r.h) as usize);
+    for y in r.y..r.bottom() {
+        for x in r.x..r.right() {
+            let c = rgb(frame, x, y);
+            out.push(0.299 * c[0] as f32 + 0.587 * c[1] as f32 + 0.114 * c[2] as f32);
+        }
+    }
+    out
+}
+
+/// How well the button `b` matches the learnt OK: the best normalised correlation with the OK's
+/// picture laid over it, shifted a pixel or two; None when the sizes differ.
+fn ok_match(frame: &RgbaImage, ok: &OkPicture, b: Rect) -> Option<f32> {
+    let slack = 3.max(ok.w / 16);
+    if (b.w - ok.w).abs() > slack || (b.h - ok.h).abs() > slack {
+        return None;
+    }
+    let (fw, fh) = (frame.width() as i32, frame.height() as i32);
+    let mut best = f32::MIN;
+    for dy in -2..=2 {
+        for dx in -2..=2 {
+            let x = b.x + (b.w - ok.w) / 2 + dx;
+            let y = b.y + (b.h - ok.h) / 2 + dy;
+            if x < 0 || y < 0 || x + ok.w > fw || y + ok.h > fh {
+                continue;
+            }
+            let patch = grey_patch(frame, Rect::new(x, y, ok.w, ok.h));
+            best = best.max(correlation(&patch, &ok.grey));
+        }
+    }
+    (best > f32::MIN).then_some(best)
+}
+
+fn correlation(a: &[f32], b: &[f32]) -> f32 {
+    let n = a.len().min(b.len()).max(1) as f32;
+    let (ma, mb) = (a.iter().sum::<f32>() / n, b.iter().sum::<f32>() / n);
+    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
+    for (x, y) in a.iter().zip(b) {
+        let (da, db) = (x - ma, y - mb);
+        sab += da * db;
+        saa += da * da;
+        sbb += db * db;
+    }
+    if saa <= f32::EPSILON || sbb <= f32::EPSILON {
+        return 0.0;
+    }
+    sab / (saa * sbb).sqrt()
+}

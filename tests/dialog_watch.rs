@@ -1,0 +1,159 @@
+//! Finding a dialog over the table (`vision::dialog`): learnt from one picture read right and from
+//! the Undo board dialog's OK, the watch finds each of MSC's interruptions the practice table raises
+//! (their panels and buttons, and the OK where there is one), in both looks, at small and large
+//! windows and display scales, with card art of either colour of back and face; and it finds
+//! nothing over a table without one, whatever the position, selection or cards left.
+
+use solitaire_agent::cards::Deck;
+use solitaire_agent::games::pyramid::table::layout::Layout;
+use solitaire_agent::games::pyramid::table::scene::{Scene, Selection};
+use solitaire_agent::games::pyramid::{Position, State, Step};
+use solitaire_agent::table::interrupt::Interruption;
+use solitaire_agent::table::look::Look;
+use solitaire_agent::table::rect::Rect;
+use solitaire_agent::table::render::Renderer;
+use solitaire_agent::table::theme::Theme;
+use solitaire_agent::vision::dialog::DialogWatch;
+
+/// Where the cards are: every slot and both piles.
+fn card_area(l: &Layout) -> Rect {
+    let rects: Vec<Rect> = l
+        .slots
+        .iter()
+        .chain([&l.stock, &l.waste])
+        .copied()
+        .collect();
+    let x0 = rects.iter().map(|r| r.x).min().unwrap();
+    let y0 = rects.iter().map(|r| r.y).min().unwrap();
+    let x1 = rects.iter().map(|r| r.right()).max().unwrap();
+    let y1 = rects.iter().map(|r| r.bottom()).max().unwrap();
+    Rect::new(x0, y0, x1 - x0, y1 - y0)
+}
+
+/// The position after playing greedily (kings, the first pair, else a draw) `n` steps.
+fn after(deck: &Deck, n: usize) -> State {
+    let mut state = State::deal(deck);
+    for _ in 0..n {
+        let steps = state.legal_steps();
+        let step = steps
+            .iter()
+            .copied()
+            .find(|s| *s != Step::Draw)
+            .or_else(|| steps.first().copied());
+        match step {
+            Some(s) => state.apply(s).unwrap(),
+            None => break,
+        }
+    }
+    state
+}
+
+fn overlap(a: Rect, b: Rect) -> f32 {
+    let w = (a.right().min(b.right()) - a.x.max(b.x)).max(0);
+    let h = (a.bottom().min(b.bottom()) - a.y.max(b.y)).max(0);
+    (w * h) as f32 / (b.w * b.h) as f32
+}
+
+fn check(theme: &str, look: Look, (w, h): (u32, u32), scale: f32) {
+    let name = format!("{theme} {} {w}x{h}@{scale}", look.name());
+    let mut renderer = Renderer::with_look(Theme::load(theme).unwrap(), look);
+    let l: Layout = renderer.layout(w, h, scale);
+    let deck = Deck::shuffled(11);
+    let start = State::deal(&deck);
+    let first = renderer.render(&Scene::still(&start, None, "DEAL 11".into()), &l);
+    let mut watch = DialogWatch::new(&first, card_area(&l), l.card_w as f32, l.card_h as f32);
+
+    // No dialog over positions along a game, with and without a selection.
+    for n in [0, 5, 12, 20, 30] {
+        let state = after(&deck, n);
+        for select in [
+            None,
+            Some(Selection::Waste),
+            Some(Selection::Pyramid(state_top(&state))),
+        ] {
+            let picture = renderer.render(&Scene::still(&state, select, "STATUS".into()), &l);
+            assert_eq!(
+                watch.find(&picture),
+                None,
+                "{name}: a dialog found after {n} steps (selected {select:?})"
+            );
+        }
+    }
+
+    // The Undo board dialog is a dialog; its OK is learnt from it.
+    let mut scene = Scene::still(&start, None, "DEAL 11".into());
+    scene.dialog = true;
+    let undo_board = renderer.render(&scene, &l);
+    let seen = watch
+        .find(&undo_board)
+        .unwrap_or_else(|| panic!("{name}: no Undo board dialog"));
+    assert!(
+        overlap(seen.panel, l.chrome.dialog) > 0.8,
+        "{name}: {seen:?}"
+    );
+    assert!(
+        watch.learn_ok(&undo_board, l.chrome.ok.centre()),
+        "{name}: the OK not learnt from {seen:?}"
+    );
+
+    for kind in Interruption::ALL {
+        let mut scene = Scene::still(&after(&deck, 6), None, "STATUS".into());
+        scene.interruption = Some(kind);
+        let picture = renderer.render(&scene, &l);
+        let popup = l.chrome.popup(kind);
+        let seen = watch
+            .find(&picture)
+            .unwrap_or_else(|| panic!("{name}: {} not seen", kind.name()));
+        assert!(
+            overlap(seen.panel, popup.panel) > 0.8,
+            "{name}: {} at {:?}, seen {seen:?}",
+            kind.name(),
+            popup.panel
+        );
+        assert_eq!(
+            seen.buttons.len(),
+            popup.buttons.len(),
+            "{name}: {} buttons {:?}, seen {seen:?}",
+            kind.name(),
+            popup.buttons
+        );
+        for (b, want) in seen.buttons.iter().zip(&popup.buttons) {
+            let (x, y) = b.centre();
+            assert!(
+                want.contains(x, y),
+                "{name}: {} button {b:?} not {want:?}",
+                kind.name()
+            );
+        }
+        match kind.buttons().iter().position(|l| *l == "OK") {
+            Some(i) => {
+                let (x, y) = seen
+                    .ok
+                    .unwrap_or_else(|| panic!("{name}: no OK in {seen:?}"));
+                assert!(popup.buttons[i].contains(x, y), "{name}: OK at {x},{y}");
+            }
+            None => assert_eq!(seen.ok, None, "{name}: an OK in {}", kind.name()),
+        }
+    }
+}
+
+/// An uncovered pyramid card, to show selected.
+fn state_top(state: &State) -> Position {
+    (0..28u8)
+        .map(Position)
+        .rfind(|p| state.pyramid[p.index()].is_some() && state.is_uncovered(*p))
+        .unwrap_or(Position(27))
+}
+
+#[test]
+fn interruptions_are_found_with_their_buttons_and_ok_in_both_looks() {
+    for (theme, look, size, scale) in [
+        ("builtin", Look::Practice, (1200, 760), 1.0),
+        ("anglo", Look::Practice, (800, 600), 1.0),
+        ("builtin", Look::Msc, (1440, 900), 1.0),
+        ("anglo", Look::Msc, (1920, 1080), 1.5),
+        ("atlasnye", Look::Msc, (2560, 1440), 2.5),
+    ] {
+        check(theme, look, size, scale);
+    }
+}
