@@ -1,7 +1,8 @@
 //! The agent plays TriPeaks: in-process against the practice table (learning the stock and the
-//! face-down cards, then the solution; a deal proved unwinnable; dropped clicks and lag; a table
-//! that is not at a fresh deal refused), and under Xvfb on the real window with templates
-//! calibrated on Pyramid's table (the same card art), checked through the table's event log.
+//! face-down cards, then the solution; a deal proved unwinnable; dropped clicks, lag and two
+//! interruptions dismissed by their OK; a table that is not at a fresh deal refused), and under
+//! Xvfb on the real window with templates calibrated on Pyramid's table (the same card art),
+//! checked through the table's event log.
 
 mod common;
 
@@ -15,6 +16,7 @@ use solitaire_agent::games::tripeaks::table::game::{seeded, View};
 use solitaire_agent::games::tripeaks::{solver, State, Step, TriPeaks};
 use solitaire_agent::games::Game;
 use solitaire_agent::table::harness::{Event, Faults};
+use solitaire_agent::table::interrupt::Planned;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::recognize::Matcher;
@@ -60,15 +62,27 @@ fn count(events: &[(u64, Event)], what: fn(&Event) -> bool) -> usize {
 }
 
 #[test]
-fn a_deal_is_learnt_then_cleared_through_dropped_clicks_and_lag() {
+fn a_deal_is_learnt_then_cleared_through_dropped_clicks_lag_and_interruptions() {
     let faults = Faults {
         drop_click_rate: 0.15,
         lag_ms: (0, 300),
         seed: 7,
-        ..Faults::default()
+        interrupts: vec![
+            Planned::parse("30:notice").unwrap(),
+            Planned::parse("45:no-moves").unwrap(),
+        ],
     };
     let (report, events, shown) = play_sim(seeded(4, 150, faults), "anglo", (1440, 900));
     assert_eq!(report.result, Outcome::Cleared, "{}", report.reason);
+    // Both interruptions dismissed by their OK (nothing clicked under them: no illegal click).
+    assert_eq!(report.dialogs, 2);
+    assert_eq!(
+        count(
+            &events,
+            |e| matches!(e, Event::Dismiss { button, .. } if button == "ok")
+        ),
+        2
+    );
     assert_eq!(
         count(&events, |e| matches!(e, Event::Illegal { .. })),
         0,

@@ -29,4 +29,18 @@ impl Rect {
     pub fn bottom(&self) -> i32 {
         self.y + self.h
     }
+
+    /// The smallest rectangle holding all of `rects` (empty at the origin when there are none).
+    pub fn around(rects: impl IntoIterator<Item = Rect>) -> Rect {
+        let mut it = rects.into_iter();
+        let Some(first) = it.next() else {
+            return Rect::new(0, 0, 0, 0);
+        };
+        let (mut x0, mut y0, mut x1, mut y1) = (first.x, first.y, first.right(), first.bottom());
+        for r in it {
+            (x0, y0) = (x0.min(r.x), y0.min(r.y));
+            (x1, y1) = (x1.max(r.right()), y1.max(r.bottom()));
+        }
+        Rect::new(x0, y0, x1 - x0, y1 - y0)
+    }
 }

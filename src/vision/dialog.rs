@@ -1,7 +1,8 @@
 //! A dialog over the table (MSC's "No more moves", a bonus-game offer, a notice over the cards):
-//! found in a frame as a panel of one flat colour, wider than any card and with straight sides,
-//! whose colour is not the table's own (the flat colours a frame read right showed where the
-//! cards are: the felt, dimmed or not, keeps its hue); its buttons, flat boxes of another colour
+//! found in a frame, over the cards or within a card's height of them, as a panel of one flat
+//! colour, wider than any card and with a straight side, whose colour is not the table's own (the
+//! flat colours a frame read right showed where the cards are: the felt, dimmed or not, keeps its
+//! hue) and which that frame did not show (a bar across the window); its buttons, flat boxes of another colour
 //! inside it; and which of them is an OK, by the picture of the OK the game showed in its Undo
 //! board dialog (learnt when the agent pressed it). Nothing here is tuned to one look: what counts
 //! as the table's colour and what an OK looks like both come from the game's own pictures.
@@ -65,14 +66,15 @@ struct OkPicture {
 pub struct DialogWatch {
     /// The frame size learnt at: another size means another layout.
     pub size: (u32, u32),
-    /// Where the cards are: a dialog that matters covers part of it.
-    cards: Rect,
     /// Where dialogs are looked for: the cards, and a card's height above and below them.
     area: Rect,
     card_w: f32,
     card_h: f32,
-    /// The hues of the wide flat runs a frame read right showed in `area`.
+    /// The hues of the wide flat runs a frame read right showed where the cards are.
     background: Vec<[f32; 3]>,
+    /// What that frame showed near the cards that looks like a panel (a bar across the window, a
+    /// wide button on it), with its hue: the same box in that hue, dimmed or not, is no dialog.
+    fixtures: Vec<(Rect, [f32; 3])>,
     ok: Option<OkPicture>,
 }
 
@@ -231,10 +233,10 @@ impl DialogWatch {
         let mut watch = DialogWatch {
             size,
             area: cards,
-            cards,
             card_w,
             card_h,
             background: Vec::new(),
+            fixtures: Vec::new(),
             ok: None,
         };
         for r in watch.wide_runs(frame) {
@@ -248,6 +250,11 @@ impl DialogWatch {
             }
         }
         watch.area = area;
+        watch.fixtures = watch
+            .panels(watch.wide_runs(frame))
+            .into_iter()
+            .map(|(r, c)| (r, hue(c)))
+            .collect();
         watch
     }
 
@@ -269,6 +276,15 @@ impl DialogWatch {
             .collect()
     }
 
+    /// Boxes of wide flat runs with a straight side: a dialog's panel, or a bar across the window.
+    fn panels(&self, runs: Vec<Run>) -> Vec<(Rect, [i32; 3])> {
+        group(runs, 3 * self.row_step())
+            .into_iter()
+            .filter(|b| straight_sided(b))
+            .map(|b| (bounds(&b), b[0].rgb))
+            .collect()
+    }
+
     /// The dialog over the cards in `frame`, if one shows.
     pub fn find(&self, frame: &RgbaImage) -> Option<Dialog> {
         if frame.dimensions() != self.size {
@@ -285,11 +301,15 @@ impl DialogWatch {
                         .all(|&b| hue_distance(b, hue(r.rgb)) >= HUE_APART)
             })
             .collect();
-        let step = self.row_step();
-        let (panel, colour) = group(runs, 3 * step)
+        let (panel, colour) = self
+            .panels(runs)
             .into_iter()
-            .filter(|b| straight_sided(b) && overlaps(bounds(b), self.cards))
-            .map(|b| (bounds(&b), b[0].rgb))
+            .filter(|(p, c)| {
+                !self
+                    .fixtures
+                    .iter()
+                    .any(|(f, h)| mostly_over(*f, *p) && hue_distance(*h, hue(*c)) < HUE_APART)
+            })
             .max_by_key(|(p, _)| p.w as i64 * p.h as i64)?;
         let panel = grow(frame, panel, colour);
         if (panel.h as f32) < 0.2 * self.card_h {
@@ -352,10 +372,6 @@ impl DialogWatch {
         });
         true
     }
-}
-
-fn overlaps(a: Rect, b: Rect) -> bool {
-    a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom()
 }
 
 /// Whether most of the smaller of `a` and `b` lies inside the other.

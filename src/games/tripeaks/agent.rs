@@ -25,6 +25,7 @@ use crate::agent::hands::{Hands, Options, Stop};
 use crate::agent::io::World;
 use crate::agent::report::{Outcome, Report, Watch};
 use crate::cards::Card;
+use crate::table::rect::Rect;
 use crate::vision::buttons::Controls;
 use crate::vision::buttons::{dialog_ok_button, find_buttons};
 use crate::vision::edges::Edges;
@@ -89,6 +90,11 @@ fn read_with<G: World + ?Sized>(reader: &Reader, hands: &mut Hands<G>) -> Result
         .as_ref()
         .map_or(Vec::new(), |board| board.marks(&reader.located));
     hands.watch.seen(&hands.frame, &marks);
+    if read.is_ok() {
+        let l = &reader.located;
+        let area = Rect::around(l.slots.iter().chain([&l.stock, &l.waste]).copied());
+        hands.learn_table(area, l.card_w, l.card_h);
+    }
     read
 }
 
@@ -156,7 +162,7 @@ impl<'g, G: World + ?Sized> Player<'g, G> {
         self.hands.click_until_change(undo_board)?;
         let ok = dialog_ok_button(&self.hands.frame)
             .ok_or_else(|| Stop("the Undo board dialog did not open".into()))?;
-        self.hands.click_until_change(ok)?;
+        self.hands.press_own_ok(ok)?;
         self.since_deal = 0;
         self.expect(deal)
             .map_err(|Stop(d)| Stop(format!("after Undo board the deal is not back: {d}")))?;

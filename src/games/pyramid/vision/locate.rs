@@ -27,12 +27,7 @@ pub struct Located {
 impl Located {
     /// The rectangle every slot and both piles lie in: where the cards are.
     pub fn cards_area(&self) -> Rect {
-        let rects = || self.slots.iter().chain([&self.stock, &self.waste]);
-        let x0 = rects().map(|r| r.x).min().unwrap_or(0);
-        let y0 = rects().map(|r| r.y).min().unwrap_or(0);
-        let x1 = rects().map(|r| r.right()).max().unwrap_or(0);
-        let y1 = rects().map(|r| r.bottom()).max().unwrap_or(0);
-        Rect::new(x0, y0, x1 - x0, y1 - y0)
+        Rect::around(self.slots.iter().chain([&self.stock, &self.waste]).copied())
     }
 }
 
