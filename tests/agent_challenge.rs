@@ -1,7 +1,8 @@
 //! Score and Card challenges played by the agent against the practice table in-process (`play
 //! --goal G --deals D`): deal after deal until the goal is met, each deal that cannot meet what is
 //! left played for the most it allows, drawn through to its end and followed by New deal. The
-//! table's own log (its moves and MSC's score, kept by the rules) is the witness.
+//! table's own log (its moves and MSC's score, kept by the rules) is the witness. One challenge is
+//! played in MSC's look, whose profile presses New deal at a fixed place.
 
 mod common;
 
@@ -18,18 +19,25 @@ use solitaire_agent::games::pyramid::table::game::Table;
 use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::games::pyramid::State;
 use solitaire_agent::table::harness::{Event, Faults};
+use solitaire_agent::table::look::Look;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
 
 const SIZE: (u32, u32) = (1200, 760);
 
 fn challenge(seed: u64, goal: &str, deals: u32) -> (Report, Vec<(u64, Event)>) {
-    let matcher = sim_templates(Renderer::new(Theme::built_in()), SIZE, 1.0).unwrap();
+    challenge_in(Look::Practice, seed, goal, deals)
+}
+
+/// `challenge` on the table in `look` (read with that look's profile).
+fn challenge_in(look: Look, seed: u64, goal: &str, deals: u32) -> (Report, Vec<(u64, Event)>) {
+    let renderer = || Renderer::with_look(Theme::built_in(), look);
+    let matcher = sim_templates(renderer(), SIZE, 1.0).unwrap();
     let table = Table::seeded(seed, 300, Faults::default());
-    let mut world = pyramid_sim(table, Renderer::new(Theme::built_in()), SIZE.0, SIZE.1, 1.0);
+    let mut world = pyramid_sim(table, renderer(), SIZE.0, SIZE.1, 1.0);
     let report = play_challenge(
         &mut world,
-        Profile::practice_table(),
+        Profile::of_look(look),
         Cards::Templates(matcher),
         Options::default(),
         &mut LogLines(|_: &str| {}),
@@ -90,8 +98,16 @@ fn a_score_challenge_plays_each_deal_for_its_most_until_the_total_is_reached() {
 
 #[test]
 fn a_card_challenge_out_of_reach_plays_every_deal_and_says_so() {
-    let (report, events) = challenge(5, "clear:K:9", 2);
+    // In MSC's look: New deal is pressed where the msc profile says.
+    let (report, events) = challenge_in(Look::Msc, 5, "clear:K:9", 2);
     assert_eq!(report.result, Outcome::GoalNotMet, "{}", report.reason);
+    assert_eq!(
+        events
+            .iter()
+            .filter(|(_, e)| matches!(e, Event::Deal { .. }))
+            .count(),
+        2
+    );
     let c = report.challenge.as_ref().unwrap();
     assert_eq!((c.deals.len(), c.met), (2, false));
     assert!(c.total <= 8 && c.deals.iter().all(|d| d.cards.is_some()));

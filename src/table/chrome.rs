@@ -4,7 +4,7 @@
 //! each game's layout and renderer only place and draw its own cards.
 
 use crate::table::interrupt::Interruption;
-use crate::table::look::{Look, MSC_BAR_SHARE, MSC_OK, MSC_UNDO_BOARD};
+use crate::table::look::{Look, MSC_BAR_SHARE, MSC_NEW_DEAL, MSC_OK, MSC_UNDO_BOARD};
 use crate::table::paint::{self, Rgba};
 use crate::table::rect::Rect;
 use resvg::tiny_skia::Pixmap;
@@ -120,6 +120,11 @@ impl Chrome {
         for (i, w) in widths.into_iter().enumerate() {
             buttons[i] = Rect::new(x, y, w, button_h);
             x += w + pad;
+        }
+        if look == Look::Msc {
+            // New deal where the profile clicks it.
+            let w = buttons[2].w;
+            buttons[2].x = (MSC_NEW_DEAL[0] * wf).round() as i32 - w / 2;
         }
 
         let dw = (280.0 * ui).round() as i32;

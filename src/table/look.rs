@@ -39,6 +39,9 @@ impl Look {
 
 /// Where MSC's Undo board button is, as fractions of the window's width and height (its centre).
 pub const MSC_UNDO_BOARD: [f32; 2] = [0.20, 0.96];
+/// Where New deal is in the msc look (its centre): MSC's own place for a new deal is not measured
+/// (the notes are silent), so the look and the profile agree on this one, at the bar's right.
+pub const MSC_NEW_DEAL: [f32; 2] = [0.80, 0.96];
 /// Where the Undo board dialog's OK is in MSC, as fractions of the window's width and height.
 pub const MSC_OK: [f32; 2] = [0.45, 0.60];
 /// The share of the window's height MSC's bottom bar takes (its buttons centred in it, at

@@ -11,8 +11,13 @@ pub enum Controls {
     /// The practice table: light buttons in a dark toolbar across the top, left to right Undo,
     /// Undo board, New deal; the Undo board dialog has OK left of Cancel.
     Toolbar,
-    /// Fixed places as fractions of the window's width and height (MSC).
-    Fractions { undo_board: [f32; 2], ok: [f32; 2] },
+    /// Fixed places as fractions of the window's width and height (MSC); New deal when known.
+    Fractions {
+        undo_board: [f32; 2],
+        ok: [f32; 2],
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        new_deal: Option<[f32; 2]>,
+    },
 }
 
 /// The buttons the agent presses, in frame pixels (centres).
@@ -28,7 +33,11 @@ pub struct Buttons {
 /// Finds the buttons as `controls` describes them.
 pub fn find_buttons(frame: &RgbaImage, e: &Edges, controls: &Controls) -> Buttons {
     match controls {
-        Controls::Fractions { undo_board, ok } => {
+        Controls::Fractions {
+            undo_board,
+            ok,
+            new_deal,
+        } => {
             let at = |f: &[f32; 2]| {
                 Some((
                     (f[0] * e.width as f32) as i32,
@@ -38,7 +47,7 @@ pub fn find_buttons(frame: &RgbaImage, e: &Edges, controls: &Controls) -> Button
             Buttons {
                 undo: None,
                 undo_board: at(undo_board),
-                new_deal: None,
+                new_deal: new_deal.as_ref().and_then(at),
                 ok: at(ok),
             }
         }

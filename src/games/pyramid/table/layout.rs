@@ -259,7 +259,12 @@ mod tests {
     fn the_msc_look_has_the_msc_profiles_proportions() {
         use crate::vision::buttons::Controls;
         let p = Profile::msc();
-        let Controls::Fractions { undo_board, ok } = p.controls else {
+        let Controls::Fractions {
+            undo_board,
+            ok,
+            new_deal: Some(new_deal),
+        } = p.controls
+        else {
             panic!("the msc profile clicks fixed fractions");
         };
         for (w, h) in [
@@ -283,6 +288,12 @@ mod tests {
                 assert_eq!(
                     l.hit(x, y, true, |_| true),
                     Target::Button(Button::Ok),
+                    "{tag}"
+                );
+                let (x, y) = at(new_deal);
+                assert_eq!(
+                    l.hit(x, y, false, |_| true),
+                    Target::Button(Button::NewDeal),
                     "{tag}"
                 );
                 let cw = l.card_w as f32;

@@ -68,6 +68,7 @@ impl Profile {
             controls: Controls::Fractions {
                 undo_board: crate::table::look::MSC_UNDO_BOARD,
                 ok: crate::table::look::MSC_OK,
+                new_deal: Some(crate::table::look::MSC_NEW_DEAL),
             },
         }
     }
