@@ -3,7 +3,8 @@
 //! that misread those cards from then on. The corners are compared as guided calibration groups
 //! them (`groups::Features`), but against the labels given, each card on its own:
 //! - its ink's colour: the corners split by colour (red and black, or four suit colours) must
-//!   split as their labels do; a card on the other side of its label's colour disagrees;
+//!   split as their labels do; a card clearly of the other side's colour disagrees (one a court
+//!   figure or an ace's picture colours between the two is left to the other rules);
 //! - its rank glyph: two cards whose labels are exchanged each look like the other's rank's
 //!   cards (as closely as cards of this deal look like their nearest) and unlike their own; and
 //!   when many cards on their own look like another rank's cards rather than their own (a deck
@@ -98,19 +99,42 @@ fn colour_disagreements(features: &Features, cards: &[Card]) -> Vec<(usize, Stri
             usize::from(c.suit.is_red())
         }
     };
+    // The label each class's cards mostly carry, and the class's centre.
+    let majors: Vec<Option<usize>> = features
+        .classes
+        .iter()
+        .map(|class| {
+            let mut counts = [0usize; 4];
+            for &i in class {
+                counts[key(cards[i])] += 1;
+            }
+            let (major, &n) = counts
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, n)| **n)
+                .expect("four counts");
+            (n * 2 > class.len()).then_some(major)
+        })
+        .collect();
+    let centres: Vec<[f32; 3]> = features
+        .classes
+        .iter()
+        .map(|class| {
+            let mut m = [0.0f32; 3];
+            for &i in class {
+                for c in 0..3 {
+                    m[c] += features.colours[i][c] / class.len() as f32;
+                }
+            }
+            m
+        })
+        .collect();
+    let distance = |a: &[f32; 3], b: &[f32; 3]| -> f32 {
+        (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt()
+    };
     let mut out = Vec::new();
-    for class in &features.classes {
-        // The label the class's cards mostly carry; the others disagree.
-        let mut counts = [0usize; 4];
-        for &i in class {
-            counts[key(cards[i])] += 1;
-        }
-        let (major, &n) = counts
-            .iter()
-            .enumerate()
-            .max_by_key(|(_, n)| **n)
-            .expect("four counts");
-        if n * 2 <= class.len() {
+    for (class, (major, centre)) in features.classes.iter().zip(majors.iter().zip(&centres)) {
+        let Some(major) = *major else {
             // No majority: the whole split disagrees with the labels.
             out.extend(
                 class
@@ -118,9 +142,22 @@ fn colour_disagreements(features: &Features, cards: &[Card]) -> Vec<(usize, Stri
                     .map(|&i| (i, "is printed in another colour".into())),
             );
             continue;
-        }
+        };
         for &i in class {
-            if key(cards[i]) != major {
+            let label = key(cards[i]);
+            if label == major {
+                continue;
+            }
+            // A card whose corner a court figure or an ace's picture colours lies between the
+            // colours, and the split puts it on either side: it disagrees only when it is clearly
+            // of its class's colour, twice as near its centre as that of its label's class.
+            let theirs = majors
+                .iter()
+                .zip(&centres)
+                .filter(|(m, _)| **m == Some(label))
+                .map(|(_, c)| distance(&features.colours[i], c))
+                .fold(f32::MAX, f32::min);
+            if theirs > 2.0 * distance(&features.colours[i], centre) {
                 out.push((i, "is printed in another colour".into()));
             }
         }
