@@ -159,9 +159,10 @@ Undo takes back one move, Undo board restarts the deal (after OK in its dialog).
     #[command(
         after_help = "Prints the report: result (cleared, no_solution, goal_met, goal_not_met, stopped), \
 reason, steps, clicks, re-plans and the time spent revealing the stock, solving and playing; with \
---goal, the challenge: each deal's points (and cards of the rank) and whether it was met. Exit status 0 \
-when the deal was cleared or has no solution, or the challenge was played out (met or not), 3 when \
-play stopped, 2 on bad input. Moving the mouse stops a --window game."
+--goal, the challenge: each deal's points (and cards of the rank) and whether it was met; dialogs: \
+how many dialogs over the table were closed by their OK (one without an OK like the game's stops \
+play, untouched). Exit status 0 when the deal was cleared or has no solution, or the challenge was \
+played out (met or not), 3 when play stopped, 2 on bad input. Moving the mouse stops a --window game."
     )]
     Play {
         #[command(flatten)]

@@ -103,8 +103,13 @@ impl Report {
     /// How the game ended in one line: `Cleared: board cleared (52 steps, 99 clicks, 0 re-plans;
     /// reveal 8128 ms, solve 13 ms, play 17792 ms)`.
     pub fn summary(&self) -> String {
+        let dialogs = match self.dialogs {
+            0 => String::new(),
+            1 => ", 1 dialog closed".into(),
+            n => format!(", {n} dialogs closed"),
+        };
         format!(
-            "{:?}: {} ({} steps, {} clicks, {} re-plans; reveal {} ms, solve {} ms, play {} ms)",
+            "{:?}: {} ({} steps, {} clicks, {} re-plans{dialogs}; reveal {} ms, solve {} ms, play {} ms)",
             self.result,
             self.reason,
             self.steps,
