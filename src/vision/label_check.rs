@@ -122,8 +122,8 @@ fn colour_disagreements(features: &Features, cards: &[Card]) -> Vec<(usize, Stri
         .map(|class| {
             let mut m = [0.0f32; 3];
             for &i in class {
-                for c in 0..3 {
-                    m[c] += features.colours[i][c] / class.len() as f32;
+                for (mc, v) in m.iter_mut().zip(features.colours[i]) {
+                    *mc += v / class.len() as f32;
                 }
             }
             m
