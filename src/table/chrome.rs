@@ -404,8 +404,8 @@ pub fn highlight(pm: &mut Pixmap, r: Rect, chrome: &Chrome) {
     }
 }
 
-/// The Undo board confirmation over a dimmed table.
-pub fn draw_dialog(pm: &mut Pixmap, chrome: &Chrome) {
+/// The whole window darkened, as behind a dialog.
+fn dim(pm: &mut Pixmap, chrome: &Chrome) {
     paint::fill_rect(
         pm,
         0.0,
@@ -414,7 +414,10 @@ pub fn draw_dialog(pm: &mut Pixmap, chrome: &Chrome) {
         chrome.height as f32,
         Rgba(0, 0, 0, 110),
     );
-    let d = chrome.dialog;
+}
+
+/// A dialog's panel: light, rounded, outlined.
+fn panel(pm: &mut Pixmap, d: Rect, chrome: &Chrome) {
     if let Some(path) = paint::rounded_rect(
         d.x as f32,
         d.y as f32,
@@ -425,6 +428,13 @@ pub fn draw_dialog(pm: &mut Pixmap, chrome: &Chrome) {
         paint::fill_path(pm, &path, Rgba(245, 245, 240, 255));
         paint::stroke_path(pm, &path, BAR, (2.0 * chrome.ui).max(1.0));
     }
+}
+
+/// The Undo board confirmation over a dimmed table.
+pub fn draw_dialog(pm: &mut Pixmap, chrome: &Chrome) {
+    dim(pm, chrome);
+    let d = chrome.dialog;
+    panel(pm, d, chrome);
     let px = chrome.text_px;
     let title = "UNDO BOARD? THE DEAL STARTS AGAIN.";
     let mut tpx = px;
@@ -448,27 +458,11 @@ pub fn draw_dialog(pm: &mut Pixmap, chrome: &Chrome) {
 /// An interruption over the table (dimmed behind it when the kind says so).
 pub fn draw_interruption(pm: &mut Pixmap, chrome: &Chrome, kind: Interruption) {
     if kind.dims() {
-        paint::fill_rect(
-            pm,
-            0.0,
-            0.0,
-            chrome.width as f32,
-            chrome.height as f32,
-            Rgba(0, 0, 0, 110),
-        );
+        dim(pm, chrome);
     }
     let popup = chrome.popup(kind);
     let d = popup.panel;
-    if let Some(path) = paint::rounded_rect(
-        d.x as f32,
-        d.y as f32,
-        d.w as f32,
-        d.h as f32,
-        8.0 * chrome.ui,
-    ) {
-        paint::fill_path(pm, &path, Rgba(245, 245, 240, 255));
-        paint::stroke_path(pm, &path, BAR, (2.0 * chrome.ui).max(1.0));
-    }
+    panel(pm, d, chrome);
     let px = chrome.text_px;
     let title = kind.title();
     let (tx, ty) = match kind {
