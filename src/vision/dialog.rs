@@ -8,6 +8,7 @@
 //! as the table's colour and what an OK looks like both come from the game's own pictures.
 
 use crate::table::rect::Rect;
+use crate::vision::dots::{dot, normalised};
 use image::RgbaImage;
 
 /// Largest difference of a channel from a run's first pixel for the run to count as one flat
@@ -53,12 +54,12 @@ impl Dialog {
     }
 }
 
-/// The OK button as the game draws it: its grey pixels, row by row.
+/// The OK button as the game draws it: its pixels, normalised (`dots::normalised`).
 #[derive(Clone, Debug, PartialEq)]
 struct OkPicture {
     w: i32,
     h: i32,
-    grey: Vec<f32>,
+    pixels: Vec<f32>,
 }
 
 /// What the agent knows for finding dialogs in one game's window.
@@ -365,10 +366,13 @@ impl DialogWatch {
         let Some(b) = dialog.buttons.iter().find(|b| b.contains(point.0, point.1)) else {
             return false;
         };
+        let Some(pixels) = normalised(&patch(frame, *b)) else {
+            return false;
+        };
         self.ok = Some(OkPicture {
             w: b.w,
             h: b.h,
-            grey: grey_patch(frame, *b),
+            pixels,
         });
         true
     }
@@ -399,12 +403,12 @@ fn clip(r: Rect, (w, h): (u32, u32)) -> Rect {
     Rect::new(x0, y0, x1 - x0, y1 - y0)
 }
 
-fn grey_patch(frame: &RgbaImage, r: Rect) -> Vec<f32> {
-    let mut out = Vec::with_capacity((r.w * r.h) as usize);
+/// The pixels of `r`, row by row, r, g and b each.
+fn patch(frame: &RgbaImage, r: Rect) -> Vec<f32> {
+    let mut out = Vec::with_capacity((3 * r.w * r.h) as usize);
     for y in r.y..r.bottom() {
         for x in r.x..r.right() {
-            let c = rgb(frame, x, y);
-            out.push(0.299 * c[0] as f32 + 0.587 * c[1] as f32 + 0.114 * c[2] as f32);
+            out.extend(rgb(frame, x, y).map(|v| v as f32));
         }
     }
     out
@@ -426,25 +430,10 @@ fn ok_match(frame: &RgbaImage, ok: &OkPicture, b: Rect) -> Option<f32> {
             if x < 0 || y < 0 || x + ok.w > fw || y + ok.h > fh {
                 continue;
             }
-            let patch = grey_patch(frame, Rect::new(x, y, ok.w, ok.h));
-            best = best.max(correlation(&patch, &ok.grey));
+            if let Some(p) = normalised(&patch(frame, Rect::new(x, y, ok.w, ok.h))) {
+                best = best.max(dot(&p, &ok.pixels));
+            }
         }
     }
     (best > f32::MIN).then_some(best)
-}
-
-fn correlation(a: &[f32], b: &[f32]) -> f32 {
-    let n = a.len().min(b.len()).max(1) as f32;
-    let (ma, mb) = (a.iter().sum::<f32>() / n, b.iter().sum::<f32>() / n);
-    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
-    for (x, y) in a.iter().zip(b) {
-        let (da, db) = (x - ma, y - mb);
-        sab += da * db;
-        saa += da * da;
-        sbb += db * db;
-    }
-    if saa <= f32::EPSILON || sbb <= f32::EPSILON {
-        return 0.0;
-    }
-    sab / (saa * sbb).sqrt()
 }
