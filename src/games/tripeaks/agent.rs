@@ -25,7 +25,6 @@ use crate::agent::hands::{Hands, Options, Stop};
 use crate::agent::io::World;
 use crate::agent::report::{Outcome, Report, Watch};
 use crate::cards::Card;
-use crate::table::rect::Rect;
 use crate::vision::buttons::Controls;
 use crate::vision::buttons::{dialog_ok_button, find_buttons};
 use crate::vision::edges::Edges;
@@ -92,8 +91,7 @@ fn read_with<G: World + ?Sized>(reader: &Reader, hands: &mut Hands<G>) -> Result
     hands.watch.seen(&hands.frame, &marks);
     if read.is_ok() {
         let l = &reader.located;
-        let area = Rect::around(l.slots.iter().chain([&l.stock, &l.waste]).copied());
-        hands.learn_table(area, l.card_w, l.card_h);
+        hands.learn_table(l.cards_area(), l.card_w, l.card_h);
     }
     read
 }

@@ -73,6 +73,13 @@ pub struct Located {
     pub waste: Rect,
 }
 
+impl Located {
+    /// The rectangle every place and both piles lie in: where the cards are.
+    pub fn cards_area(&self) -> Rect {
+        Rect::around(self.slots.iter().chain([&self.stock, &self.waste]).copied())
+    }
+}
+
 /// One candidate fit: the middle of the peaks, their tops' y, the card width.
 #[derive(Clone, Copy, Debug)]
 struct Fit {
