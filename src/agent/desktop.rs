@@ -70,7 +70,8 @@ impl Pointer for DesktopGame {
     fn click(&mut self, x: i32, y: i32) -> Result<(), String> {
         // Never into another window: wait a little for one over the game to go away. The point is
         // checked before the cursor moves there and again as the button goes down (on X11 in
-        // one step with the click: see `Stacking::click_if_on_top`).
+        // one step with the click: see `Stacking::click_if_on_top`), with the game window where
+        // the point was worked out from; if it moved meanwhile, the point is worked out again.
         let waited = Instant::now();
         loop {
             self.window.refresh()?;
@@ -81,7 +82,7 @@ impl Pointer for DesktopGame {
                 let rect = (w.x, w.y, w.width, w.height);
                 let stacking = &mut self.stacking;
                 if self.clicker.click(sx, sy, rect, |press| {
-                    stacking.click_if_on_top(id, (sx, sy), press)
+                    stacking.click_if_on_top(id, (rect.0, rect.1), (sx, sy), press)
                 })? {
                     return Ok(());
                 }

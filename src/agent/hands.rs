@@ -160,8 +160,7 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
             } else {
                 format!("{what}, and the game's OK is not known yet (it is learnt from the Undo board dialog): stopped without clicking")
             };
-            self.watch.unreadable(&self.frame, &why);
-            return Err(Stop(why));
+            return self.wait_dialog_out(&what, why);
         };
         self.watch.log(&format!("{what}: pressing its OK"));
         self.own_dialog = true;
@@ -170,6 +169,33 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
         pressed?;
         self.dialogs_dismissed += 1;
         Ok(true)
+    }
+
+    /// Waits up to `covered_ms` for a dialog without an OK (or another program's window over the
+    /// table) to go away, without clicking: true once it has; otherwise stops for `why`.
+    fn wait_dialog_out(&mut self, what: &str, why: String) -> Result<bool, Stop> {
+        self.watch.log(&format!(
+            "{what}: waiting for it to go away, without clicking"
+        ));
+        let start = self.game.now_ms();
+        loop {
+            let left = self
+                .options
+                .covered_ms
+                .saturating_sub(self.game.now_ms() - start);
+            if left == 0 || !self.settle_within(true, left)? {
+                break;
+            }
+            let gone = self
+                .dialogs
+                .as_ref()
+                .is_none_or(|w| w.find(&self.frame).is_none());
+            if gone {
+                return Ok(true);
+            }
+        }
+        self.watch.unreadable(&self.frame, &why);
+        Err(Stop(why))
     }
 
     /// Clears dialogs over the table (`clear_dialog`) until none shows; true when one was.

@@ -21,23 +21,27 @@ impl Stacking {
     }
 
     /// Clicks the left button at screen point (x, y), where the cursor already is, only if the
-    /// window with this id is on top there and the cursor has not moved off the point; true when
-    /// it clicked. X11: the check and the click are made while the server serves no other client,
-    /// so a window moved or raised over the point at that moment cannot take the click (`press`
-    /// is not used). Elsewhere `press` clicks right after the check.
+    /// window with this id is on top there, still has its top-left corner at `origin` (where
+    /// the point was worked out from) and the cursor has not moved off the point; true when it
+    /// clicked. X11: the checks and the click are made while the server serves no other client,
+    /// so a window moved or raised over the point at that moment cannot take the click, nor the
+    /// game window moved from under it (`press` is not used). Elsewhere `press` clicks right
+    /// after the check of what is on top.
     pub fn click_if_on_top(
         &mut self,
         window_id: u32,
+        origin: (i32, i32),
         (x, y): (i32, i32),
         press: &mut dyn FnMut() -> Result<(), String>,
     ) -> Result<bool, String> {
         #[cfg(target_os = "linux")]
         {
             let _ = press;
-            self.inner.click_if_on_top(window_id, (x, y))
+            self.inner.click_if_on_top(window_id, origin, (x, y))
         }
         #[cfg(not(target_os = "linux"))]
         {
+            let _ = origin;
             if !self.inner.on_top(window_id, x, y)? {
                 return Ok(false);
             }
@@ -107,11 +111,12 @@ mod imp {
         pub fn click_if_on_top(
             &mut self,
             window_id: u32,
+            origin: (i32, i32),
             (x, y): (i32, i32),
         ) -> Result<bool, String> {
             let frame = self.top_level(window_id)?;
             self.conn.grab_server().map_err(fail)?;
-            let clicked = self.click_while_grabbed(frame, (x, y));
+            let clicked = self.click_while_grabbed((window_id, frame), origin, (x, y));
             let released = self.conn.ungrab_server().map_err(fail);
             // Waits for the server to have done it all.
             let synced = released.and_then(|_| {
@@ -129,7 +134,12 @@ mod imp {
         /// The check and the click, with the server grabbed: a button press and release made
         /// through XTest on this connection, which the server handles before any other client's
         /// requests (a window move, a raise).
-        fn click_while_grabbed(&self, frame: Window, (x, y): (i32, i32)) -> Result<bool, String> {
+        fn click_while_grabbed(
+            &self,
+            (window, frame): (Window, Window),
+            origin: (i32, i32),
+            (x, y): (i32, i32),
+        ) -> Result<bool, String> {
             let pointer = self
                 .conn
                 .query_pointer(self.root)
@@ -140,6 +150,15 @@ mod imp {
                 return Ok(false);
             }
             if self.top_level_at(x, y)? != frame {
+                return Ok(false);
+            }
+            let corner = self
+                .conn
+                .translate_coordinates(window, self.root, 0, 0)
+                .map_err(fail)?
+                .reply()
+                .map_err(fail)?;
+            if (corner.dst_x as i32, corner.dst_y as i32) != origin {
                 return Ok(false);
             }
             for kind in [BUTTON_PRESS_EVENT, BUTTON_RELEASE_EVENT] {
