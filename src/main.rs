@@ -58,6 +58,8 @@ The answer is a solution (not the shortest), proof of none, or undecided (\"deci
         peg: PegOptions,
         #[command(flatten)]
         spider: SpiderOptions,
+        #[command(flatten)]
+        klondike: KlondikeOptions,
     },
     /// Time the solver over deck files or seeded deals and print a table (default: Pyramid's
     /// 1500-deck corpus; other games: seeded deals 1-1000)
@@ -78,6 +80,8 @@ The answer is a solution (not the shortest), proof of none, or undecided (\"deci
         goal: String,
         #[command(flatten)]
         spider: SpiderOptions,
+        #[command(flatten)]
+        klondike: KlondikeOptions,
     },
     /// Time the agent on the practice table's real window: N seeded deals, each opened with
     /// `table` and played with `play --window`, as a table of reveal and play time against the
@@ -243,6 +247,8 @@ made, and its theme's picture (a few of its index corners)."
         seed: u64,
         #[command(flatten)]
         spider: SpiderOptions,
+        #[command(flatten)]
+        klondike: KlondikeOptions,
     },
     /// Read a frame of the table: every card with its identity (the board as text, or JSON)
     #[command(
@@ -347,8 +353,8 @@ columns of one suit, saved as a picture (DIR/groups.png) and listed; then you ty
 /// Which game.
 #[derive(clap::Args)]
 struct GameArg {
-    /// The game: pyramid or tripeaks; peg (peg solitaire) and spider for solve and bench only
-    /// (and spider's deal)
+    /// The game: pyramid or tripeaks; peg (peg solitaire), spider and klondike for solve and
+    /// bench only (and spider's and klondike's deal)
     #[arg(long, value_name = "NAME", default_value = "pyramid", value_parser = solitaire_agent::games::choose)]
     game: Chosen,
 }
@@ -365,6 +371,10 @@ no deal, practice table or agent",
             Chosen::Spider => Err(cli::Failure::input(
                 "Spider is solved only (solve, deal and bench --game spider): it has no practice \
 table or agent yet",
+            )),
+            Chosen::Klondike => Err(cli::Failure::input(
+                "Klondike is solved only (solve, deal and bench --game klondike): it has no \
+practice table or agent yet",
             )),
         }
     }
@@ -393,6 +403,18 @@ impl SpiderOptions {
             .unwrap_or(solitaire_agent::games::spider::solver::BUDGET)
     }
 }
+
+/// Klondike's option.
+#[derive(clap::Args)]
+struct KlondikeOptions {
+    /// Klondike's draw: 1 or 3 cards turned from the stock at a time (solve and deal: 1 unless
+    /// given; bench: each of 1 and 3 unless given)
+    #[arg(long, value_name = "N", value_parser = solitaire_agent::games::klondike::Draw::parse)]
+    draw: Option<solitaire_agent::games::klondike::Draw>,
+}
+
+/// The message for Klondike's option given to another game.
+const NOT_KLONDIKE: &str = "--draw is Klondike's: add --game klondike";
 
 /// Peg solitaire's options of `solve`.
 #[derive(clap::Args)]
@@ -555,7 +577,23 @@ fn run(command: Option<Command>) -> cli::CliResult {
             goal,
             peg,
             spider,
+            klondike,
         }) => match game.game {
+            Chosen::Klondike if peg.given() || spider.given() || goal != "board" => {
+                Err(cli::Failure::input(
+                    "solve --game klondike takes deck files or --batch, --draw, --json and --threads: \
+its goal is to win the deal",
+                ))
+            }
+            Chosen::Klondike => cli::klondike::solve(cli::klondike::KlondikeArgs {
+                files,
+                batch,
+                json,
+                draw: klondike.draw.unwrap_or(solitaire_agent::games::klondike::Draw::One),
+                budget: Default::default(),
+                threads: threads(t),
+            }),
+            _ if klondike.draw.is_some() => Err(cli::Failure::input(NOT_KLONDIKE)),
             Chosen::Spider if peg.given() => Err(cli::Failure::input(
                 "--board, --start, --end and --count are peg solitaire's: add --game peg",
             )),
@@ -693,7 +731,23 @@ fn run(command: Option<Command>) -> cli::CliResult {
                 deals,
             })
         }),
-        Some(Command::Deal { game, seed, spider }) => {
+        Some(Command::Deal {
+            game,
+            seed,
+            spider,
+            klondike,
+        }) => {
+            if let Chosen::Klondike = game.game {
+                if spider.given() {
+                    return Err(cli::Failure::input(
+                        "--suits and --budget are Spider's: add --game spider",
+                    ));
+                }
+                return cli::klondike::deal(seed);
+            }
+            if klondike.draw.is_some() {
+                return Err(cli::Failure::input(NOT_KLONDIKE));
+            }
             if let Chosen::Spider = game.game {
                 return cli::spider::deal(seed, spider.suits);
             }
@@ -775,7 +829,20 @@ fn run(command: Option<Command>) -> cli::CliResult {
             threads: t,
             goal,
             spider,
+            klondike,
         }) => match game.game {
+            Chosen::Klondike if goal != "board" || !files.is_empty() || spider.given() => {
+                Err(cli::Failure::input(
+                    "bench --game klondike decides seeded deals (--seeds N, --draw): it takes no goal or files",
+                ))
+            }
+            Chosen::Klondike => cli::klondike::bench(
+                seeds.unwrap_or(1000),
+                klondike.draw,
+                Default::default(),
+                threads(t),
+            ),
+            _ if klondike.draw.is_some() => Err(cli::Failure::input(NOT_KLONDIKE)),
             Chosen::Spider if goal != "board" || !files.is_empty() => Err(cli::Failure::input(
                 "bench --game spider decides seeded deals (--seeds N, --suits): it takes no goal or files",
             )),

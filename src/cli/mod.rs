@@ -4,6 +4,7 @@ pub mod accuracy;
 pub mod bench;
 pub mod bench_play;
 pub mod decks;
+pub mod klondike;
 pub mod labels;
 pub mod peg;
 pub mod play;

@@ -21,9 +21,16 @@ impl Hasher for KeyHasher {
         let x = (n ^ (n >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         self.0 = x ^ (x >> 32);
     }
+    fn write_u128(&mut self, n: u128) {
+        self.write_u64(n as u64 ^ ((n >> 64) as u64).rotate_left(32));
+    }
 }
 
 /// A map from packed keys.
 pub type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
 /// A set of packed keys.
 pub type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
+/// A map from wide packed keys (`u128`).
+pub type WideKeyMap<V> = HashMap<u128, V, BuildHasherDefault<KeyHasher>>;
+/// A set of wide packed keys (`u128`).
+pub type WideKeySet = HashSet<u128, BuildHasherDefault<KeyHasher>>;

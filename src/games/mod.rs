@@ -7,6 +7,7 @@
 //! entry in [`GAMES`].
 
 pub mod key_hash;
+pub mod klondike;
 pub mod peg;
 pub mod pyramid;
 pub mod spider;
@@ -206,12 +207,13 @@ pub fn window_titles() -> impl Iterator<Item = &'static str> {
 }
 
 /// What `--game` names: one of the card games, or a game that is solved only: peg solitaire
-/// (a puzzle) and Spider (no practice table or agent yet).
+/// (a puzzle), Spider and Klondike (no practice table or agent yet).
 #[derive(Clone, Copy)]
 pub enum Chosen {
     Cards(&'static dyn Game),
     Peg,
     Spider,
+    Klondike,
 }
 
 /// The game named `name` (as `--game` takes it), or a message listing the names.
@@ -222,9 +224,12 @@ pub fn choose(name: &str) -> Result<Chosen, String> {
     if name.eq_ignore_ascii_case("spider") {
         return Ok(Chosen::Spider);
     }
+    if name.eq_ignore_ascii_case("klondike") {
+        return Ok(Chosen::Klondike);
+    }
     find(name)
         .map(Chosen::Cards)
-        .map_err(|e| format!("{e}, peg, spider"))
+        .map_err(|e| format!("{e}, peg, spider, klondike"))
 }
 
 /// The card game named `name` (as `--game` takes it), or a message listing the names.

@@ -1,0 +1,233 @@
+//! Klondike's rules, apart from the solver's: the table as plain piles, stock and waste, each step
+//! checked and made, with its reason when it is illegal. `solve` replays every solution through
+//! these before printing it, and the tests do so for every deal they solve.
+
+use super::{Draw, KlondikeDeck, Step, PILES};
+use crate::cards::{Card, Suit};
+
+/// A pile: its cards from the bottom, the first `down` of them face down.
+#[derive(Clone, Debug, Default)]
+pub struct Pile {
+    pub cards: Vec<Card>,
+    pub down: usize,
+}
+
+/// The table during a game.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub piles: Vec<Pile>,
+    /// The stock, its top card last.
+    pub stock: Vec<Card>,
+    /// The waste, its top card last.
+    pub waste: Vec<Card>,
+    /// Cards on each suit's foundation (indexed by `Suit::index`).
+    pub foundations: [u8; 4],
+    pub draw: Draw,
+}
+
+/// Whether `card` may go onto a pile whose top card is `top` (`None`: an empty pile).
+fn fits(card: Card, top: Option<Card>) -> bool {
+    match top {
+        None => card.is_king(),
+        Some(top) => top.suit.is_red() != card.suit.is_red() && top.value() == card.value() + 1,
+    }
+}
+
+impl Table {
+    pub fn deal(deck: &KlondikeDeck, draw: Draw) -> Table {
+        let piles = (0..PILES)
+            .map(|i| Pile {
+                cards: deck.pile(i).to_vec(),
+                down: i,
+            })
+            .collect();
+        Table {
+            piles,
+            stock: deck.stock().iter().rev().copied().collect(),
+            waste: Vec::new(),
+            foundations: [0; 4],
+            draw,
+        }
+    }
+
+    pub fn is_won(&self) -> bool {
+        self.foundations.iter().all(|&n| n == 13)
+    }
+
+    /// Turns up a face-down card left on top of pile `i`.
+    fn turn_up(&mut self, i: usize) {
+        let pile = &mut self.piles[i];
+        if pile.down > 0 && pile.down == pile.cards.len() {
+            pile.down -= 1;
+        }
+    }
+
+    fn pile(&self, i: u8) -> Result<&Pile, String> {
+        self.piles
+            .get(i as usize)
+            .ok_or_else(|| format!("there is no pile {}", i + 1))
+    }
+
+    /// Makes `step`, or says why it is not allowed.
+    pub fn play(&mut self, step: Step) -> Result<(), String> {
+        match step {
+            Step::Draw => {
+                if self.stock.is_empty() {
+                    return Err("the stock is empty (Recycle turns the waste back)".into());
+                }
+                for _ in 0..self.draw.count() {
+                    match self.stock.pop() {
+                        Some(card) => self.waste.push(card),
+                        None => break,
+                    }
+                }
+            }
+            Step::Recycle => {
+                if !self.stock.is_empty() {
+                    return Err("the stock is not empty yet".into());
+                }
+                if self.waste.is_empty() {
+                    return Err("the waste is empty".into());
+                }
+                self.stock = self.waste.drain(..).rev().collect();
+            }
+            Step::ToFoundation(card) => {
+                let on = self.foundations[card.suit.index()];
+                if card.value() != on + 1 {
+                    return Err(format!(
+                        "{card} cannot go to its foundation, which holds {on} card{}",
+                        if on == 1 { "" } else { "s" }
+                    ));
+                }
+                if self.waste.last() == Some(&card) {
+                    self.waste.pop();
+                } else if let Some(i) = self
+                    .piles
+                    .iter()
+                    .position(|p| p.cards.last() == Some(&card) && p.down < p.cards.len())
+                {
+                    self.piles[i].cards.pop();
+                    self.turn_up(i);
+                } else {
+                    return Err(format!("{card} is not on top of the waste or of a pile"));
+                }
+                self.foundations[card.suit.index()] += 1;
+            }
+            Step::WasteToPile(to) => {
+                let card = *self.waste.last().ok_or("the waste is empty")?;
+                let top = self.pile(to)?.cards.last().copied();
+                if !fits(card, top) {
+                    return Err(misfit(card, top, to));
+                }
+                self.waste.pop();
+                self.piles[to as usize].cards.push(card);
+            }
+            Step::PileToPile { from, to, count } => {
+                let source = self.pile(from)?;
+                let face_up = source.cards.len() - source.down;
+                let count = count as usize;
+                if count > face_up {
+                    return Err(format!(
+                        "pile {} has {face_up} face-up card{}, not {count}",
+                        from + 1,
+                        if face_up == 1 { "" } else { "s" }
+                    ));
+                }
+                let first = source.cards[source.cards.len() - count];
+                let top = self.pile(to)?.cards.last().copied();
+                if !fits(first, top) {
+                    return Err(misfit(first, top, to));
+                }
+                let source = &mut self.piles[from as usize];
+                let run = source.cards.split_off(source.cards.len() - count);
+                self.piles[to as usize].cards.extend(run);
+                self.turn_up(from as usize);
+            }
+            Step::FoundationToPile(suit, to) => {
+                let on = self.foundations[suit.index()];
+                if on == 0 {
+                    return Err(format!("the {} foundation is empty", suit_name(suit)));
+                }
+                let card = Card::new(crate::cards::Rank::new(on).expect("1..=13"), suit);
+                let top = self.pile(to)?.cards.last().copied();
+                if !fits(card, top) {
+                    return Err(misfit(card, top, to));
+                }
+                self.foundations[suit.index()] -= 1;
+                self.piles[to as usize].cards.push(card);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn suit_name(suit: Suit) -> &'static str {
+    match suit {
+        Suit::Clubs => "clubs",
+        Suit::Diamonds => "diamonds",
+        Suit::Hearts => "hearts",
+        Suit::Spades => "spades",
+    }
+}
+
+fn misfit(card: Card, top: Option<Card>, to: u8) -> String {
+    match top {
+        None => format!(
+            "{card} cannot go to the empty pile {} (only a king can)",
+            to + 1
+        ),
+        Some(top) => format!("{card} cannot go onto {top} (pile {})", to + 1),
+    }
+}
+
+/// Plays `steps` from the deal: `Ok` when every step is legal and the game ends won; otherwise the
+/// first step that is not, and why.
+pub fn replay(deck: &KlondikeDeck, draw: Draw, steps: &[String]) -> Result<(), String> {
+    let mut table = Table::deal(deck, draw);
+    for (n, text) in steps.iter().enumerate() {
+        let step: Step = text.parse()?;
+        table
+            .play(step)
+            .map_err(|why| format!("step {} `{text}`: {why}", n + 1))?;
+    }
+    if table.is_won() {
+        Ok(())
+    } else {
+        let on: u8 = table.foundations.iter().sum();
+        Err(format!(
+            "after {} steps the game is not won: {on} of 52 cards on the foundations",
+            steps.len()
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_recycles_and_illegal_steps() {
+        let deck = KlondikeDeck::shuffled(5);
+        let mut table = Table::deal(&deck, Draw::Three);
+        assert_eq!(table.piles[6].down, 6);
+        for _ in 0..8 {
+            table.play(Step::Draw).unwrap();
+        }
+        assert_eq!(table.waste.len(), 24);
+        assert_eq!(*table.waste.last().unwrap(), deck.stock()[23]);
+        assert!(table.play(Step::Draw).is_err());
+        table.play(Step::Recycle).unwrap();
+        assert!(table.play(Step::Recycle).is_err());
+        table.play(Step::Draw).unwrap();
+        assert_eq!(table.waste, deck.stock()[..3].to_vec());
+        let err = table
+            .play(Step::PileToPile {
+                from: 0,
+                to: 1,
+                count: 2,
+            })
+            .unwrap_err();
+        assert!(err.contains("1 face-up card"), "{err}");
+        assert!(replay(&deck, Draw::One, &[]).is_err());
+    }
+}

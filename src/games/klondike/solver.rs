@@ -1,0 +1,574 @@
+//! The search for the fewest steps that win a Klondike deal with every card known.
+//!
+//! 1. **A\*** over `state::Move`s (a stock play costs its draws, its recycle and the play), with a
+//!    lower bound that never overestimates: one step for each card not on its foundation, the
+//!    draws the stock's cards still need, and one more step for each card that must leave its
+//!    pile before it can go up (it lies over a face-down card of its suit and lower rank; the
+//!    face-up ones of a pile count once, as one step may carry them all). When it ends within its
+//!    budget, the line is the shortest there is, or no line wins.
+//! 2. Otherwise a **depth-first search** with every position remembered decides the deal: a
+//!    winning line (often long) or proof that none exists, within its own budget, in rounds that
+//!    try the moves in other orders (`decide`). With one card a draw it ignores where the waste
+//!    ends: every stock and waste card can be brought up from anywhere, so that changes nothing
+//!    about what can be won.
+//! 3. When won, the A\* again with the bound counted three times (weighted A\*) looks for a
+//!    shorter line (at most three times the shortest) within its own budget.
+//!
+//! A line from step 2 or 3 is not proven shortest: the answer gives the bound step 1 reached,
+//! below which no line wins.
+//!
+//! Both play a card to its foundation at once when nothing could still need it on a pile: an ace
+//! or two, or a card whose two lower cards of the other colour and the card two lower of its own
+//! colour's other suit are on the foundations (the card could only hold those). Such a move is
+//! made by every winning line sooner or later, and making it sooner takes no step more.
+
+use super::state::{fits, rank, red, suit, Deal, Dest, Move, State, C};
+use super::{Draw, KlondikeDeck, Step, PILES};
+use crate::cards::SplitMix64;
+use crate::games::key_hash::{WideKeyMap, WideKeySet};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+/// What the search found.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// A winning line, or None.
+    pub steps: Option<Vec<Step>>,
+    /// The line is the shortest there is (or, with no line, there is none: `decided`).
+    pub proven: bool,
+    /// Whether the deal was decided: a line found or every line ruled out.
+    pub decided: bool,
+    /// No line wins in fewer steps than this.
+    pub bound: u32,
+    /// Positions expanded.
+    pub states: u64,
+    /// Bytes of the search's main structures at their largest.
+    pub peak_bytes: usize,
+    pub millis: f64,
+}
+
+/// How many times the bound counts in the search for a short line (step 3 of `solve`): lines
+/// found so are at most this many times the shortest.
+const LINE_WEIGHT: u32 = 3;
+
+/// How far each search may go.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Positions the A\* for the shortest line may keep.
+    pub shortest: usize,
+    /// Positions the weighted A\* for a short line may keep.
+    pub line: usize,
+    /// Positions the depth-first search may remember.
+    pub decide: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            shortest: 100_000,
+            line: 300_000,
+            decide: 5_000_000,
+        }
+    }
+}
+
+/// Face-down cards over a lower face-down card of their suit, and per suit the lowest rank among
+/// the face-down cards, for each pile and count of face-down cards.
+struct Blockers {
+    down: [[u8; 8]; PILES],
+    lowest: [[[u8; 4]; 8]; PILES],
+}
+
+impl Blockers {
+    fn new(deal: &Deal) -> Blockers {
+        let mut b = Blockers {
+            down: [[0; 8]; PILES],
+            lowest: [[[14; 4]; 8]; PILES],
+        };
+        for i in 0..PILES {
+            for d in 1..=i {
+                let c = deal.piles[i][d - 1];
+                let low = b.lowest[i][d - 1];
+                b.down[i][d] = b.down[i][d - 1] + (low[suit(c)] < rank(c)) as u8;
+                b.lowest[i][d] = low;
+                b.lowest[i][d][suit(c)] = low[suit(c)].min(rank(c));
+            }
+        }
+        b
+    }
+}
+
+/// The search's view of one deal.
+struct Search<'d> {
+    deal: &'d Deal,
+    blockers: Blockers,
+    tops: Vec<(u8, bool, u8, u8)>,
+}
+
+impl<'d> Search<'d> {
+    fn new(deal: &'d Deal) -> Search<'d> {
+        Search {
+            deal,
+            blockers: Blockers::new(deal),
+            tops: Vec::with_capacity(32),
+        }
+    }
+
+    /// The lower bound on the steps left (see the module's notes).
+    fn bound(&self, s: &State) -> u32 {
+        let on: u32 = s.found.iter().map(|&n| n as u32).sum();
+        let stock = (s.talon_len() - s.waste) as u32;
+        let draws = stock.div_ceil(self.deal.draw as u32);
+        let mut extra = 0;
+        for i in 0..PILES {
+            let d = s.down[i] as usize;
+            extra += self.blockers.down[i][d] as u32;
+            let low = &self.blockers.lowest[i][d];
+            if s.up[i][..s.len[i] as usize]
+                .iter()
+                .any(|&c| low[suit(c)] < rank(c))
+            {
+                extra += 1;
+            }
+        }
+        52 - on + draws + extra
+    }
+
+    fn to_foundation(s: &State, c: C) -> bool {
+        s.found[suit(c)] + 1 == rank(c)
+    }
+
+    /// Whether no winning line could need `c` (playable to its foundation) on a pile.
+    fn safe(s: &State, c: C) -> bool {
+        let r = rank(c);
+        if r <= 2 {
+            return true;
+        }
+        let mine = suit(c);
+        (0..4).all(|t| {
+            if t == mine {
+                true
+            } else if red(t as C * 13) != red(c) {
+                s.found[t] + 1 >= r
+            } else {
+                s.found[t] + 2 >= r
+            }
+        })
+    }
+
+    /// The moves from `s`; only the one forced move when a card goes up safely.
+    fn moves(&mut self, s: &State, out: &mut Vec<Move>) {
+        out.clear();
+        let tops: Vec<Option<C>> = (0..PILES).map(|i| s.top(i)).collect();
+        // Safe plays to the foundations first, alone.
+        for (i, top) in tops.iter().enumerate() {
+            if let Some(c) = *top {
+                if Self::to_foundation(s, c) && Self::safe(s, c) {
+                    out.push(Move::PileToFoundation(i as u8));
+                    return;
+                }
+            }
+        }
+        if s.waste > 0 {
+            let c = self.deal.stock[s.talon_index(s.waste - 1)];
+            if Self::to_foundation(s, c) && Self::safe(s, c) {
+                out.push(Move::Talon {
+                    before: 0,
+                    recycle: false,
+                    after: 0,
+                    top: s.waste,
+                    dest: Dest::Foundation,
+                });
+                return;
+            }
+        }
+        let empty = tops.iter().position(Option::is_none);
+        for (i, top) in tops.iter().enumerate() {
+            if let Some(c) = *top {
+                if Self::to_foundation(s, c) {
+                    out.push(Move::PileToFoundation(i as u8));
+                }
+            }
+        }
+        // What could be played onto a card or into an empty pile next: cards the stock can bring
+        // up, foundations' top cards, face-up pile cards.
+        let mut ways = std::mem::take(&mut self.tops);
+        s.talon_tops(self.deal.draw, &mut ways);
+        let mut ready = 0u64;
+        for &(.., top) in &ways {
+            ready |= 1 << self.deal.stock[s.talon_index(top - 1)];
+        }
+        for (x, &n) in s.found.iter().enumerate() {
+            if n >= 1 {
+                ready |= 1 << (x as u8 * 13 + n - 1);
+            }
+        }
+        let mut face_up = [0u64; PILES];
+        for (i, mask) in face_up.iter_mut().enumerate() {
+            for &u in &s.up[i][..s.len[i] as usize] {
+                *mask |= 1 << u;
+            }
+        }
+        let all_up = face_up.iter().fold(0, |a, b| a | b);
+        // Whether a card that is ready (or face up on a pile but `not`) could go onto `c`.
+        let wanted_on = |c: C, not: usize| {
+            let onto = ready | (all_up & !face_up[not]);
+            rank(c) > 1
+                && (0..4u8)
+                    .filter(|&y| red(y * 13) != red(c))
+                    .any(|y| onto & (1 << (y * 13 + rank(c) - 2)) != 0)
+        };
+        // Runs from pile to pile, in the order a line most often wants them: a whole run that
+        // turns a card up, then (after the stock's cards) one that empties a pile, then part of a
+        // run.
+        let (mut emptying, mut partial) = (Vec::new(), Vec::new());
+        for from in 0..PILES {
+            let len = s.len[from] as usize;
+            for count in (1..=len).rev() {
+                let c = s.up[from][len - count];
+                for (to, top) in tops.iter().enumerate() {
+                    if to == from {
+                        continue;
+                    }
+                    match top {
+                        Some(_) if fits(c, *top) => {}
+                        None if Some(to) == empty
+                            && rank(c) == 13
+                            && !(count == len && s.down[from] == 0) => {}
+                        _ => continue,
+                    }
+                    let m = Move::PileToPile {
+                        from: from as u8,
+                        to: to as u8,
+                        count: count as u8,
+                    };
+                    if count < len {
+                        partial.push(m);
+                    } else if s.down[from] > 0 {
+                        out.push(m);
+                    } else {
+                        emptying.push(m);
+                    }
+                }
+            }
+        }
+        // Cards from the stock and waste, the fewest draws first.
+        for &(before, recycle, after, top) in &ways {
+            let c = self.deal.stock[s.talon_index(top - 1)];
+            let talon = |dest| Move::Talon {
+                before,
+                recycle,
+                after,
+                top,
+                dest,
+            };
+            if Self::to_foundation(s, c) {
+                out.push(talon(Dest::Foundation));
+            }
+            for (to, t) in tops.iter().enumerate() {
+                if (t.is_some() || Some(to) == empty) && fits(c, *t) {
+                    out.push(talon(Dest::Pile(to as u8)));
+                }
+            }
+        }
+        self.tops = ways;
+        out.append(&mut emptying);
+        out.append(&mut partial);
+        // A card comes back down from a foundation only when a card could go on it next: a line
+        // that brings it down earlier can bring it down just before that, with nothing lost (it
+        // covers a pile top and lowers its foundation meanwhile). A two could hold only an ace,
+        // which goes up instead.
+        for (x, &n) in s.found.iter().enumerate() {
+            if n < 3 {
+                continue;
+            }
+            let c = x as C * 13 + n - 1;
+            for (to, t) in tops.iter().enumerate() {
+                if t.is_some() && fits(c, *t) && wanted_on(c, to) {
+                    out.push(Move::FoundationToPile {
+                        suit: x as u8,
+                        to: to as u8,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// A position the A\* reached: how, and in how many steps.
+struct Node {
+    state: State,
+    parent: u32,
+    mv: Option<Move>,
+    g: u16,
+}
+
+/// The line of moves that reaches node `i`, as steps.
+fn line(nodes: &[Node], deal: &Deal, mut i: usize) -> Vec<Step> {
+    let mut moves = Vec::new();
+    while let Some(m) = nodes[i].mv {
+        let parent = nodes[i].parent as usize;
+        moves.push((parent, m));
+        i = parent;
+    }
+    moves
+        .iter()
+        .rev()
+        .flat_map(|&(p, m)| nodes[p].state.steps(deal, m))
+        .collect()
+}
+
+enum Shortest {
+    Line(Vec<Step>),
+    None,
+    /// Out of budget, with the least bound still open.
+    OutOfBudget(u32),
+}
+
+/// A\* for the fewest steps, keeping at most `budget` positions; with `weight` above 1 the bound
+/// counts that many times (a line at most `weight` times the shortest, found far sooner).
+fn shortest(
+    search: &mut Search,
+    budget: usize,
+    weight: u32,
+    states: &mut u64,
+    peak: &mut usize,
+) -> Shortest {
+    let deal = search.deal;
+    let start = State::start(deal);
+    let mut best: WideKeyMap<u16> = WideKeyMap::default();
+    let mut heap = BinaryHeap::new();
+    best.insert(start.key(), 0);
+    heap.push((Reverse(weight * search.bound(&start)), 0u16, 0u32));
+    let mut nodes = vec![Node {
+        state: start,
+        parent: 0,
+        mv: None,
+        g: 0,
+    }];
+    let mut moves = Vec::new();
+    let node_bytes = std::mem::size_of::<Node>() + 40;
+    while let Some((Reverse(f), g, i)) = heap.pop() {
+        let i = i as usize;
+        if nodes[i].g != g || best.get(&nodes[i].state.key()).is_some_and(|&b| b < g) {
+            continue;
+        }
+        if nodes[i].state.is_won() {
+            *peak = (*peak).max(nodes.len() * node_bytes);
+            return Shortest::Line(line(&nodes, deal, i));
+        }
+        if nodes.len() >= budget {
+            *peak = (*peak).max(nodes.len() * node_bytes);
+            return Shortest::OutOfBudget(f);
+        }
+        *states += 1;
+        let state = nodes[i].state.clone();
+        search.moves(&state, &mut moves);
+        for &m in &moves {
+            let mut next = state.clone();
+            next.apply(deal, m);
+            let ng = g + m.cost() as u16;
+            let key = next.key();
+            match best.get(&key) {
+                Some(&b) if b <= ng => continue,
+                _ => {}
+            }
+            best.insert(key, ng);
+            let f = ng as u32 + weight * search.bound(&next);
+            heap.push((Reverse(f), ng, nodes.len() as u32));
+            nodes.push(Node {
+                state: next,
+                parent: i as u32,
+                mv: Some(m),
+                g: ng,
+            });
+        }
+    }
+    *peak = (*peak).max(nodes.len() * node_bytes);
+    Shortest::None
+}
+
+enum Decided {
+    Line(Vec<Step>),
+    None,
+    OutOfBudget,
+}
+
+/// The orders the depth-first search tries moves in, one a round: as `Search::moves` gives them,
+/// by the bound and the face-down cards left after each, and shuffled.
+const ORDERS: usize = 3;
+
+/// Positions the first round of the depth-first search may add; each round after the first
+/// two doubles it.
+const FIRST_ROUND: usize = 20_000;
+
+/// Puts `moves` from `state` in the order of round `round` (see `ORDERS`).
+fn order(
+    search: &Search,
+    state: &State,
+    moves: &mut Vec<Move>,
+    round: usize,
+    rng: &mut SplitMix64,
+) {
+    match round % ORDERS {
+        0 => {}
+        1 => {
+            let mut scored: Vec<(u32, Move)> = moves
+                .iter()
+                .map(|&m| {
+                    let mut t = state.clone();
+                    t.apply(search.deal, m);
+                    let downs: u32 = t.down.iter().map(|&d| d as u32).sum();
+                    (search.bound(&t) + 2 * downs, m)
+                })
+                .collect();
+            scored.sort_by_key(|x| x.0);
+            *moves = scored.into_iter().map(|x| x.1).collect();
+        }
+        _ => {
+            for i in (1..moves.len()).rev() {
+                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+                moves.swap(i, j);
+            }
+        }
+    }
+}
+
+/// Depth-first search for a winning line or proof of none, in rounds that each try the moves in
+/// another order (`ORDERS`) within a budget of new positions that grows. Every position met is
+/// remembered: one searched to the end without a win is lost in every order, so a round takes
+/// up where the others left off, and a round that ends within its budget has searched the game.
+/// The lines found first differ by factors of a thousand from one order to the next.
+fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize) -> Decided {
+    struct Frame {
+        state: State,
+        key: u128,
+        moves: Vec<Move>,
+        next: usize,
+    }
+    let deal = search.deal;
+    // With one card a draw, every card of the stock and waste can be brought to the waste's top
+    // from anywhere in it: where the boundary lies does not change what can be won.
+    let key = |s: &State| {
+        let k = s.key();
+        if deal.draw == 1 {
+            k & !(0xFFu128 << 104)
+        } else {
+            k
+        }
+    };
+    let mut seen = WideKeySet::default();
+    let mut rng = SplitMix64(0x4B4C_4F4E);
+    let mut round_budget = FIRST_ROUND;
+    let mut round = 0;
+    let result = 'rounds: loop {
+        let start = State::start(deal);
+        let mut first = Vec::new();
+        search.moves(&start, &mut first);
+        order(search, &start, &mut first, round, &mut rng);
+        let start_key = key(&start);
+        seen.insert(start_key);
+        let mut stack = vec![Frame {
+            state: start,
+            key: start_key,
+            moves: first,
+            next: 0,
+        }];
+        let round_end = seen.len() + round_budget;
+        loop {
+            let Some(top) = stack.last_mut() else {
+                break 'rounds Decided::None;
+            };
+            if top.next == top.moves.len() {
+                stack.pop();
+                continue;
+            }
+            let m = top.moves[top.next];
+            top.next += 1;
+            let mut next = top.state.clone();
+            next.apply(deal, m);
+            if next.is_won() {
+                let mut steps = Vec::new();
+                for f in &stack {
+                    steps.extend(f.state.steps(deal, f.moves[f.next - 1]));
+                }
+                break 'rounds Decided::Line(steps);
+            }
+            let next_key = key(&next);
+            if !seen.insert(next_key) {
+                continue;
+            }
+            *states += 1;
+            if seen.len() >= budget {
+                break 'rounds Decided::OutOfBudget;
+            }
+            if seen.len() >= round_end {
+                // The positions on the path are not searched to the end: not lost yet.
+                for f in &stack {
+                    seen.remove(&f.key);
+                }
+                seen.remove(&next_key);
+                break;
+            }
+            let mut moves = Vec::new();
+            search.moves(&next, &mut moves);
+            order(search, &next, &mut moves, round, &mut rng);
+            stack.push(Frame {
+                state: next,
+                key: next_key,
+                moves,
+                next: 0,
+            });
+        }
+        round += 1;
+        if round >= 2 {
+            round_budget *= 2;
+        }
+    };
+    *peak = (*peak).max(seen.capacity() * 24);
+    result
+}
+
+/// The fewest steps that win the deal, or proof that none do, within `budget`.
+pub fn solve(deck: &KlondikeDeck, draw: Draw, budget: Budget) -> Answer {
+    let began = Instant::now();
+    let deal = Deal::new(deck, draw);
+    let mut search = Search::new(&deal);
+    let (mut states, mut peak) = (0, 0);
+    let start_bound = search.bound(&State::start(&deal));
+    let answer = |steps, proven, decided, bound, states, peak| Answer {
+        steps,
+        proven,
+        decided,
+        bound,
+        states,
+        peak_bytes: peak,
+        millis: began.elapsed().as_secs_f64() * 1000.0,
+    };
+    let bound = match shortest(&mut search, budget.shortest, 1, &mut states, &mut peak) {
+        Shortest::Line(steps) => {
+            let n = steps.len() as u32;
+            return answer(Some(steps), true, true, n, states, peak);
+        }
+        Shortest::None => return answer(None, true, true, start_bound, states, peak),
+        Shortest::OutOfBudget(bound) => bound,
+    };
+    let line = match decide(&mut search, budget.decide, &mut states, &mut peak) {
+        Decided::Line(steps) => steps,
+        Decided::None => return answer(None, true, true, bound, states, peak),
+        Decided::OutOfBudget => return answer(None, false, false, bound, states, peak),
+    };
+    // Won: a shorter line than the depth-first search's, when the weighted A* finds one in time.
+    let line = match shortest(
+        &mut search,
+        budget.line,
+        LINE_WEIGHT,
+        &mut states,
+        &mut peak,
+    ) {
+        Shortest::Line(steps) if steps.len() < line.len() => steps,
+        _ => line,
+    };
+    answer(Some(line), false, true, bound, states, peak)
+}

@@ -1,0 +1,329 @@
+//! The position the solver searches, packed: the foundations, each pile as its count of face-down
+//! cards (which are the deal's own, so only their number changes) and its face-up run, and the
+//! stock and waste together as the deal's stock cards still there (a bit each) with how many of
+//! them lie in the waste.
+//!
+//! Stock and waste as one sequence: the cards still in either keep the deal's stock order; the
+//! first `waste` of them are the waste (the last of those its top card) and the rest the stock
+//! (the first of those its next card). `Draw` moves the boundary on by one or three, `Recycle` sets
+//! it back to 0, and playing the waste's top card takes that card out.
+//!
+//! Moves that turn stock cards are made together with the play of the card they bring to the top
+//! of the waste (`Move::Talon`): a solution's draws can always be moved to just before the waste
+//! play that needs them, since they touch nothing else, so no line is lost.
+
+use super::{pile_start, Draw, KlondikeDeck, Step, PILES, STOCK};
+use crate::cards::{Card, Suit};
+
+/// A card as its dense index (`Card::index`): suit-major, 13 a suit.
+pub type C = u8;
+
+pub fn rank(c: C) -> u8 {
+    c % 13 + 1
+}
+pub fn suit(c: C) -> usize {
+    (c / 13) as usize
+}
+pub fn red(c: C) -> bool {
+    Suit::ALL[suit(c)].is_red()
+}
+/// Whether `c` goes onto `top` (`None`: an empty pile, kings only).
+pub fn fits(c: C, top: Option<C>) -> bool {
+    match top {
+        None => rank(c) == 13,
+        Some(t) => red(t) != red(c) && rank(t) == rank(c) + 1,
+    }
+}
+
+/// What does not change during a game: the deal's face-down cards, its stock and the draw.
+pub struct Deal {
+    /// Pile i's dealt cards, bottom first (`i + 1` of them).
+    pub piles: [[C; 7]; PILES],
+    /// The stock, top first.
+    pub stock: [C; STOCK],
+    pub draw: usize,
+}
+
+impl Deal {
+    pub fn new(deck: &KlondikeDeck, draw: Draw) -> Deal {
+        let cards = deck.0 .0;
+        let mut piles = [[0; 7]; PILES];
+        for (i, pile) in piles.iter_mut().enumerate() {
+            for (j, c) in pile.iter_mut().enumerate().take(i + 1) {
+                *c = cards[pile_start(i) + j].index() as C;
+            }
+        }
+        let mut stock = [0; STOCK];
+        for (k, c) in stock.iter_mut().enumerate() {
+            *c = cards[super::TABLEAU + k].index() as C;
+        }
+        Deal {
+            piles,
+            stock,
+            draw: draw.count(),
+        }
+    }
+}
+
+/// Where a card played from the stock and waste goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dest {
+    Foundation,
+    Pile(u8),
+}
+
+/// One move of the search. All cost one step but `Talon`, which costs its draws, its recycle and
+/// the play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    PileToFoundation(u8),
+    PileToPile {
+        from: u8,
+        to: u8,
+        count: u8,
+    },
+    FoundationToPile {
+        suit: u8,
+        to: u8,
+    },
+    /// Draw `before` times, recycle if `recycle`, draw `after` times, then play the waste's top
+    /// card (leaving `top` cards of the sequence in the waste before it is played) to `dest`.
+    Talon {
+        before: u8,
+        recycle: bool,
+        after: u8,
+        top: u8,
+        dest: Dest,
+    },
+}
+
+impl Move {
+    pub fn cost(self) -> u32 {
+        match self {
+            Move::Talon {
+                before,
+                recycle,
+                after,
+                ..
+            } => before as u32 + recycle as u32 + after as u32 + 1,
+            _ => 1,
+        }
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct State {
+    /// Cards on each suit's foundation.
+    pub found: [u8; 4],
+    /// Face-down cards in each pile.
+    pub down: [u8; PILES],
+    /// Face-up cards in each pile.
+    pub len: [u8; PILES],
+    /// Each pile's face-up run, bottom first.
+    pub up: [[C; 13]; PILES],
+    /// Bit k: the deal's stock card k is still in the stock or the waste.
+    pub talon: u32,
+    /// How many of those lie in the waste.
+    pub waste: u8,
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl State {
+    pub fn start(deal: &Deal) -> State {
+        let mut s = State {
+            found: [0; 4],
+            down: [0; PILES],
+            len: [0; PILES],
+            up: [[0; 13]; PILES],
+            talon: (1 << STOCK) - 1,
+            waste: 0,
+        };
+        for i in 0..PILES {
+            s.down[i] = i as u8;
+            s.len[i] = 1;
+            s.up[i][0] = deal.piles[i][i];
+        }
+        s
+    }
+
+    pub fn is_won(&self) -> bool {
+        self.found == [13; 4]
+    }
+
+    pub fn top(&self, i: usize) -> Option<C> {
+        let n = self.len[i] as usize;
+        (n > 0).then(|| self.up[i][n - 1])
+    }
+
+    /// Cards left in the stock and the waste.
+    pub fn talon_len(&self) -> u8 {
+        self.talon.count_ones() as u8
+    }
+
+    /// The deal's stock index of the `j`-th card (from 0) still in the stock or the waste.
+    pub fn talon_index(&self, j: u8) -> usize {
+        let mut bits = self.talon;
+        for _ in 0..j {
+            bits &= bits - 1;
+        }
+        bits.trailing_zeros() as usize
+    }
+
+    /// A key equal for positions that differ only in the order of piles with no face-down card
+    /// (the same game, its piles named otherwise).
+    pub fn key(&self) -> u128 {
+        let mut piles = 0u64;
+        for i in 0..PILES {
+            let mut h = if self.down[i] > 0 {
+                (i as u64 + 1) << 8 | self.down[i] as u64
+            } else {
+                0xFFFF
+            };
+            for &c in &self.up[i][..self.len[i] as usize] {
+                h = mix(h.wrapping_mul(64).wrapping_add(c as u64 + 1));
+            }
+            piles = piles.wrapping_add(mix(h ^ 0x5851_F42D_4C95_7F2D));
+        }
+        let f = &self.found;
+        let rest = (f[0] as u64)
+            | (f[1] as u64) << 4
+            | (f[2] as u64) << 8
+            | (f[3] as u64) << 12
+            | (self.talon as u64) << 16
+            | (self.waste as u64) << 40;
+        (rest as u128) << 64 | piles as u128
+    }
+
+    /// Makes `m`, which the move generator gave for this position.
+    pub fn apply(&mut self, deal: &Deal, m: Move) {
+        match m {
+            Move::PileToFoundation(i) => {
+                let i = i as usize;
+                let c = self.up[i][self.len[i] as usize - 1];
+                self.len[i] -= 1;
+                self.found[suit(c)] += 1;
+                self.turn_up(deal, i);
+            }
+            Move::PileToPile { from, to, count } => {
+                let (from, to, count) = (from as usize, to as usize, count as usize);
+                let start = self.len[from] as usize - count;
+                for k in 0..count {
+                    self.up[to][self.len[to] as usize + k] = self.up[from][start + k];
+                }
+                self.len[to] += count as u8;
+                self.len[from] -= count as u8;
+                self.turn_up(deal, from);
+            }
+            Move::FoundationToPile { suit, to } => {
+                let c = suit * 13 + self.found[suit as usize] - 1;
+                self.found[suit as usize] -= 1;
+                let to = to as usize;
+                self.up[to][self.len[to] as usize] = c;
+                self.len[to] += 1;
+            }
+            Move::Talon { top, dest, .. } => {
+                let k = self.talon_index(top - 1);
+                let c = deal.stock[k];
+                self.talon &= !(1 << k);
+                self.waste = top - 1;
+                match dest {
+                    Dest::Foundation => self.found[suit(c)] += 1,
+                    Dest::Pile(to) => {
+                        let to = to as usize;
+                        self.up[to][self.len[to] as usize] = c;
+                        self.len[to] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    fn turn_up(&mut self, deal: &Deal, i: usize) {
+        if self.len[i] == 0 && self.down[i] > 0 {
+            self.down[i] -= 1;
+            self.up[i][0] = deal.piles[i][self.down[i] as usize];
+            self.len[i] = 1;
+        }
+    }
+
+    /// The card `m` plays, for writing it as a step.
+    fn card_of(&self, deal: &Deal, m: Move) -> C {
+        match m {
+            Move::PileToFoundation(i) => self.top(i as usize).expect("a card"),
+            Move::Talon { top, .. } => deal.stock[self.talon_index(top - 1)],
+            Move::FoundationToPile { suit, .. } => suit * 13 + self.found[suit as usize] - 1,
+            Move::PileToPile { .. } => 0,
+        }
+    }
+
+    /// `m` as the steps a player makes, from this position.
+    pub fn steps(&self, deal: &Deal, m: Move) -> Vec<Step> {
+        let card = |c: C| Card::from_index(c as usize);
+        match m {
+            Move::PileToFoundation(_) => vec![Step::ToFoundation(card(self.card_of(deal, m)))],
+            Move::PileToPile { from, to, count } => vec![Step::PileToPile { from, to, count }],
+            Move::FoundationToPile { suit, to } => {
+                vec![Step::FoundationToPile(Suit::ALL[suit as usize], to)]
+            }
+            Move::Talon {
+                before,
+                recycle,
+                after,
+                dest,
+                ..
+            } => {
+                let mut steps = vec![Step::Draw; before as usize];
+                if recycle {
+                    steps.push(Step::Recycle);
+                }
+                steps.extend(std::iter::repeat_n(Step::Draw, after as usize));
+                steps.push(match dest {
+                    Dest::Foundation => Step::ToFoundation(card(self.card_of(deal, m))),
+                    Dest::Pile(to) => Step::WasteToPile(to),
+                });
+                steps
+            }
+        }
+    }
+
+    /// Every number of cards `top` the draws can leave in the waste (its top card then the one
+    /// a `Talon` move plays), each with its cheapest way as (draws, recycle, draws after it).
+    pub fn talon_tops(&self, draw: usize, out: &mut Vec<(u8, bool, u8, u8)>) {
+        out.clear();
+        let n = self.talon_len() as usize;
+        let w = self.waste as usize;
+        if n == 0 {
+            return;
+        }
+        let mut reached = 0u32;
+        let mut t = w;
+        let mut draws = 0;
+        loop {
+            if t >= 1 {
+                reached |= 1 << t;
+                out.push((draws, false, 0, t as u8));
+            }
+            if t == n {
+                break;
+            }
+            t = (t + draw).min(n);
+            draws += 1;
+        }
+        // Through the stock to its end (`draws`), Recycle, and on again.
+        let before = draws;
+        let (mut t, mut after) = (0, 0);
+        while t < n {
+            t = (t + draw).min(n);
+            after += 1;
+            if reached & (1 << t) == 0 {
+                reached |= 1 << t;
+                out.push((before, true, after, t as u8));
+            }
+        }
+    }
+}

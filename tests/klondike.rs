@@ -1,0 +1,167 @@
+//! Klondike with every card known: the fewest steps on a deal whose shortest line is known, lines
+//! on seeded deals in Draw 1 and Draw 3 replayed through the rules (separate from the solver), a
+//! deal proved unwinnable by two searches, and the command line's contract and errors.
+
+use solitaire_agent::cards::{Card, Deck};
+use solitaire_agent::games::klondike::solver::{self, Budget};
+use solitaire_agent::games::klondike::{rules, Draw, KlondikeDeck};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_solitaire-agent"))
+}
+
+fn cards(text: &str) -> Vec<Card> {
+    text.split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect()
+}
+
+/// Every pile builds down one suit from its bottom card, and the stock holds the rest in order:
+/// each card goes up the moment it shows, so the shortest line is one step per card plus one draw
+/// per stock card: 52 + 24.
+fn ordered_deal() -> KlondikeDeck {
+    let piles =
+        "Qh  Kh Ad  4d 3d 2d  8d 7d 6d 5d  Kd Qd Jd Td 9d  6c 5c 4c 3c 2c Ac  Kc Qc Jc Tc 9c 8c 7c";
+    let stock = "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh";
+    let all: Vec<Card> = cards(piles).into_iter().chain(cards(stock)).collect();
+    KlondikeDeck(Deck::from_cards(&all, Vec::new()).unwrap())
+}
+
+fn text(steps: &[solitaire_agent::games::klondike::Step]) -> Vec<String> {
+    steps.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn the_shortest_line_is_found_and_proved_where_it_is_known() {
+    let deck = ordered_deal();
+    let a = solver::solve(&deck, Draw::One, Budget::default());
+    let steps = text(a.steps.as_ref().expect("won"));
+    assert_eq!(steps.len(), 76, "{steps:?}");
+    assert!(a.proven && a.decided);
+    assert_eq!(a.bound, 76);
+    rules::replay(&deck, Draw::One, &steps).unwrap();
+    assert_eq!(steps.iter().filter(|s| *s == "Draw").count(), 24);
+    // One step fewer cannot win: the rules refuse the line without its last step.
+    let err = rules::replay(&deck, Draw::One, &steps[..75]).unwrap_err();
+    assert!(err.contains("51 of 52"), "{err}");
+}
+
+#[test]
+fn seeded_deals_are_won_in_both_draws_and_every_line_replays() {
+    for (seed, draw) in [
+        (2, Draw::One),
+        (3, Draw::One),
+        (2, Draw::Three),
+        (5, Draw::Three),
+    ] {
+        let deck = KlondikeDeck::shuffled(seed);
+        let a = solver::solve(&deck, draw, Budget::default());
+        let steps = text(
+            a.steps
+                .as_ref()
+                .unwrap_or_else(|| panic!("seed {seed}: {a:?}")),
+        );
+        rules::replay(&deck, draw, &steps).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(
+            steps.len() as u32 >= a.bound,
+            "seed {seed}: shorter than the bound"
+        );
+        // The same line in the other draw is not the same game: a Draw turns another count.
+        let other = if draw == Draw::One {
+            Draw::Three
+        } else {
+            Draw::One
+        };
+        if steps.iter().any(|s| s == "Draw") {
+            assert!(rules::replay(&deck, other, &steps).is_err(), "seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn an_unwinnable_deal_is_proved_so_by_both_searches() {
+    let deck = KlondikeDeck::shuffled(20);
+    let a = solver::solve(&deck, Draw::One, Budget::default());
+    assert!(a.steps.is_none() && a.decided && a.proven, "{a:?}");
+    // The A* alone, with room to search everything, finds no line either.
+    let exhaustive = Budget {
+        shortest: 20_000_000,
+        line: 0,
+        decide: 0,
+    };
+    let b = solver::solve(&deck, Draw::One, exhaustive);
+    assert!(b.steps.is_none() && b.decided, "{b:?}");
+}
+
+#[test]
+fn the_command_line_prints_the_contract_and_refuses_bad_input() {
+    let dir = std::env::temp_dir().join(format!("klondike-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = bin()
+        .args(["deal", "--game", "klondike", "--seed", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let layout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        layout.contains("# pile 7") && layout.contains("# stock"),
+        "{layout}"
+    );
+    let file = dir.join("deal.txt");
+    std::fs::write(&file, &layout).unwrap();
+    let out = bin()
+        .args(["solve", "--game", "klondike", "--json", "--draw", "1"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["deck"], KlondikeDeck::shuffled(2).to_string());
+    assert_eq!(line["solvable"], true);
+    let steps: Vec<String> = line["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(line["length"], steps.len());
+    assert_eq!(line["draw"], 1);
+    assert!(line["states"].as_u64().unwrap() > 0 && line["millis"].as_f64().is_some());
+    assert!(line["bound"].as_u64().unwrap() <= steps.len() as u64);
+    rules::replay(&KlondikeDeck::shuffled(2), Draw::One, &steps).unwrap();
+    // A deck with a card twice: one message naming it, exit status 2.
+    let broken = layout.replacen("# pile 1", "", 1).replacen(
+        &KlondikeDeck::shuffled(2).pile(0)[0].to_string(),
+        &KlondikeDeck::shuffled(2).pile(1)[0].to_string(),
+        1,
+    );
+    std::fs::write(&file, broken).unwrap();
+    let out = bin()
+        .args(["solve", "--game", "klondike"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("duplicated") && err.contains("missing"),
+        "{err}"
+    );
+    let out = bin()
+        .args(["solve", "--game", "klondike", "--draw", "2"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = bin()
+        .args(["deal", "--game", "pyramid", "--seed", "1", "--draw", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
