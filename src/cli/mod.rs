@@ -10,6 +10,7 @@ pub mod peg;
 pub mod play;
 pub mod sets;
 pub mod solve;
+pub mod solved_only;
 pub mod spider;
 pub mod table;
 pub mod vision;
