@@ -30,6 +30,18 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
+/// The cards that go onto each card: one rank lower, the other colour.
+static ONTO: std::sync::LazyLock<[u64; 52]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|t| {
+        (0..52u8)
+            .filter(|&c| fits(c, Some(t as C)))
+            .fold(0, |m, c| m | 1 << c)
+    })
+});
+
+/// The four kings, which alone go to an empty pile.
+const KINGS: u64 = 1 << 12 | 1 << 25 | 1 << 38 | 1 << 51;
+
 /// What the search found.
 #[derive(Clone, Debug)]
 pub struct Answer {
@@ -160,7 +172,8 @@ impl<'d> Search<'d> {
     /// The moves from `s`; only the one forced move when a card goes up safely.
     fn moves(&mut self, s: &State, out: &mut Vec<Move>) {
         out.clear();
-        let tops: Vec<Option<C>> = (0..PILES).map(|i| s.top(i)).collect();
+        let tops: [Option<C>; PILES] = std::array::from_fn(|i| s.top(i));
+        let (seq, _) = s.talon_sequence();
         // Safe plays to the foundations first, alone.
         for (i, top) in tops.iter().enumerate() {
             if let Some(c) = *top {
@@ -171,7 +184,7 @@ impl<'d> Search<'d> {
             }
         }
         if s.waste > 0 {
-            let c = self.deal.stock[s.talon_index(s.waste - 1)];
+            let c = self.deal.stock[seq[s.waste as usize - 1] as usize];
             if Self::to_foundation(s, c) && Self::safe(s, c) {
                 out.push(Move::Talon {
                     before: 0,
@@ -197,7 +210,7 @@ impl<'d> Search<'d> {
         s.talon_tops(self.deal.draw, &mut ways);
         let mut ready = 0u64;
         for &(.., top) in &ways {
-            ready |= 1 << self.deal.stock[s.talon_index(top - 1)];
+            ready |= 1 << self.deal.stock[seq[top as usize - 1] as usize];
         }
         for (x, &n) in s.found.iter().enumerate() {
             if n >= 1 {
@@ -223,20 +236,27 @@ impl<'d> Search<'d> {
         // turns a card up, then (after the stock's cards) one that empties a pile, then part of a
         // run.
         let (mut emptying, mut partial) = (Vec::new(), Vec::new());
+        // The cards each pile takes (kings on the first empty one), and all of them.
+        let takes: [u64; PILES] = std::array::from_fn(|to| match tops[to] {
+            Some(t) => ONTO[t as usize],
+            None if Some(to) == empty => KINGS,
+            None => 0,
+        });
+        let taken = takes.iter().fold(0, |a, b| a | b);
         for from in 0..PILES {
             let len = s.len[from] as usize;
             for count in (1..=len).rev() {
                 let c = s.up[from][len - count];
+                if taken & (1 << c) == 0 {
+                    continue;
+                }
                 for (to, top) in tops.iter().enumerate() {
-                    if to == from {
+                    if to == from || takes[to] & (1 << c) == 0 {
                         continue;
                     }
-                    match top {
-                        Some(_) if fits(c, *top) => {}
-                        None if Some(to) == empty
-                            && rank(c) == 13
-                            && !(count == len && s.down[from] == 0) => {}
-                        _ => continue,
+                    // A king's run that fills its pile gains nothing on an empty one.
+                    if top.is_none() && count == len && s.down[from] == 0 {
+                        continue;
                     }
                     let m = Move::PileToPile {
                         from: from as u8,
@@ -255,7 +275,7 @@ impl<'d> Search<'d> {
         }
         // Cards from the stock and waste, the fewest draws first.
         for &(before, recycle, after, top) in &ways {
-            let c = self.deal.stock[s.talon_index(top - 1)];
+            let c = self.deal.stock[seq[top as usize - 1] as usize];
             let talon = |dest| Move::Talon {
                 before,
                 recycle,

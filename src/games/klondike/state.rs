@@ -127,6 +127,19 @@ pub struct State {
     pub waste: u8,
 }
 
+/// A random number for each place in a face-up run and each card (SplitMix64 from a fixed
+/// seed): a run's hash is theirs XORed.
+static ZOBRIST: std::sync::LazyLock<[[u64; 52]; 13]> = std::sync::LazyLock::new(|| {
+    let mut rng = crate::cards::SplitMix64(0x6B6C_6F6E_6469_6B65);
+    let mut table = [[0; 52]; 13];
+    for row in table.iter_mut() {
+        for z in row.iter_mut() {
+            *z = rng.next_u64();
+        }
+    }
+    table
+});
+
 fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -184,8 +197,8 @@ impl State {
             } else {
                 0xFFFF
             };
-            for &c in &self.up[i][..self.len[i] as usize] {
-                h = mix(h.wrapping_mul(64).wrapping_add(c as u64 + 1));
+            for (j, &c) in self.up[i][..self.len[i] as usize].iter().enumerate() {
+                h ^= ZOBRIST[j][c as usize];
             }
             piles = piles.wrapping_add(mix(h ^ 0x5851_F42D_4C95_7F2D));
         }
@@ -197,6 +210,20 @@ impl State {
             | (self.talon as u64) << 16
             | (self.waste as u64) << 40;
         (rest as u128) << 64 | piles as u128
+    }
+
+    /// The deal's stock indices of the cards still in the stock or the waste, in order, and how
+    /// many there are.
+    pub fn talon_sequence(&self) -> ([u8; STOCK], usize) {
+        let mut seq = [0; STOCK];
+        let mut n = 0;
+        let mut bits = self.talon;
+        while bits != 0 {
+            seq[n] = bits.trailing_zeros() as u8;
+            n += 1;
+            bits &= bits - 1;
+        }
+        (seq, n)
     }
 
     /// Makes `m`, which the move generator gave for this position.
