@@ -22,6 +22,13 @@
 //! or two, or a card whose two lower cards of the other colour and the card two lower of its own
 //! colour's other suit are on the foundations (the card could only hold those). Such a move is
 //! made by every winning line sooner or later, and making it sooner takes no step more.
+//!
+//! Both move part of a run only when the card it uncovers can be used by the next move (go up,
+//! take a card, or move with the cards under it), and a whole run that leaves its pile empty only
+//! when a king could go there next. A line that makes such a move earlier can make it just before
+//! the move that uses what it freed, in as many steps: until then nothing touches the pile it left,
+//! and whatever is done with the run where it went can be done where it was; if a move carries the
+//! run on with the cards it was put on, those go first and the run follows (two moves for two).
 
 use super::state::{fits, rank, red, suit, Deal, Dest, Move, State, C};
 use super::{Draw, KlondikeDeck, Step, PILES};
@@ -118,14 +125,22 @@ struct Search<'d> {
     deal: &'d Deal,
     blockers: Blockers,
     tops: Vec<(u8, bool, u8, u8)>,
+    /// Part of a run, or a whole run that empties its pile, moves only when what it frees can
+    /// be used at once (see the module's notes).
+    follow_up: bool,
+    /// Deciding Draw 1, where any stock or waste card can be had at any time: one goes onto a
+    /// pile only when a card could go onto it next.
+    free_stock: bool,
 }
 
 impl<'d> Search<'d> {
-    fn new(deal: &'d Deal) -> Search<'d> {
+    fn new(deal: &'d Deal, follow_up: bool) -> Search<'d> {
         Search {
             deal,
             blockers: Blockers::new(deal),
             tops: Vec::with_capacity(32),
+            follow_up,
+            free_stock: false,
         }
     }
 
@@ -245,6 +260,24 @@ impl<'d> Search<'d> {
             None => 0,
         });
         let taken = takes.iter().fold(0, |a, b| a | b);
+        // After part of a run moves from `from` to `to`, whether the card it uncovers can be used
+        // at once: go up, take a card, or move with what lies under it (see `follow_up`).
+        let uncovered_used = |from: usize, to: usize, count: usize| {
+            let len = s.len[from] as usize;
+            let y = s.up[from][len - count - 1];
+            if Self::to_foundation(s, y)
+                || ONTO[y as usize] & (ready | (all_up & !face_up[from])) != 0
+            {
+                return true;
+            }
+            let moved_top = s.up[from][len - 1];
+            let elsewhere = (0..PILES)
+                .filter(|&j| j != from && j != to)
+                .fold(ONTO[moved_top as usize], |m, j| m | takes[j]);
+            s.up[from][..len - count]
+                .iter()
+                .any(|&q| elsewhere & (1 << q) != 0)
+        };
         for from in 0..PILES {
             let len = s.len[from] as usize;
             for count in (1..=len).rev() {
@@ -266,10 +299,16 @@ impl<'d> Search<'d> {
                         count: count as u8,
                     };
                     if count < len {
+                        if self.follow_up && !uncovered_used(from, to, count) {
+                            continue;
+                        }
                         partial.push(m);
                     } else if s.down[from] > 0 {
                         out.push(m);
                     } else {
+                        if self.follow_up && KINGS & (ready | (all_up & !face_up[from])) == 0 {
+                            continue;
+                        }
                         emptying.push(m);
                     }
                 }
@@ -290,6 +329,10 @@ impl<'d> Search<'d> {
             }
             for (to, t) in tops.iter().enumerate() {
                 if (t.is_some() || Some(to) == empty) && fits(c, *t) {
+                    if self.free_stock && ONTO[c as usize] & (ready | (all_up & !face_up[to])) == 0
+                    {
+                        continue;
+                    }
                     out.push(talon(Dest::Pile(to as u8)));
                 }
             }
@@ -480,6 +523,7 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
             k
         }
     };
+    search.free_stock = search.follow_up && deal.draw == 1;
     let mut seen = WideKeySet::default();
     let mut rng = SplitMix64(0x4B4C_4F4E);
     let mut round_budget = FIRST_ROUND;
@@ -548,15 +592,22 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
             round_budget *= 2;
         }
     };
+    search.free_stock = false;
     *peak = (*peak).max(seen.capacity() * 24);
     result
 }
 
 /// The fewest steps that win the deal, or proof that none do, within `budget`.
 pub fn solve(deck: &KlondikeDeck, draw: Draw, budget: Budget) -> Answer {
+    solve_with(deck, draw, budget, true)
+}
+
+/// `solve`, with the rule that moves part of a run (or a run that empties its pile) only when
+/// what it frees is used at once, or without it (`follow_up` false: the tests compare the two).
+pub fn solve_with(deck: &KlondikeDeck, draw: Draw, budget: Budget, follow_up: bool) -> Answer {
     let began = Instant::now();
     let deal = Deal::new(deck, draw);
-    let mut search = Search::new(&deal);
+    let mut search = Search::new(&deal, follow_up);
     let (mut states, mut peak) = (0, 0);
     let start_bound = search.bound(&State::start(&deal));
     let answer = |steps, proven, decided, bound, states, peak| Answer {
