@@ -278,7 +278,7 @@ impl<'d> Search<'d> {
                 .iter()
                 .any(|&q| elsewhere & (1 << q) != 0)
         };
-        for from in 0..PILES {
+        for (from, mine) in face_up.iter().enumerate() {
             let len = s.len[from] as usize;
             for count in (1..=len).rev() {
                 let c = s.up[from][len - count];
@@ -306,7 +306,7 @@ impl<'d> Search<'d> {
                     } else if s.down[from] > 0 {
                         out.push(m);
                     } else {
-                        if self.follow_up && KINGS & (ready | (all_up & !face_up[from])) == 0 {
+                        if self.follow_up && KINGS & (ready | (all_up & !mine)) == 0 {
                             continue;
                         }
                         emptying.push(m);
