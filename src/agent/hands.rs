@@ -62,6 +62,19 @@ fn same(a: &Arc<RgbaImage>, b: &Arc<RgbaImage>) -> bool {
     Arc::ptr_eq(a, b) || a == b
 }
 
+/// Whether two pictures show the same pixels in `region` (clipped to both).
+fn region_equal(a: &RgbaImage, b: &RgbaImage, region: Rect) -> bool {
+    if a.dimensions() != b.dimensions() {
+        return false;
+    }
+    let (w, h) = a.dimensions();
+    let x0 = region.x.clamp(0, w as i32) as u32;
+    let y0 = region.y.clamp(0, h as i32) as u32;
+    let x1 = (region.x + region.w).clamp(0, w as i32) as u32;
+    let y1 = (region.y + region.h).clamp(0, h as i32) as u32;
+    (y0..y1).all(|y| (x0..x1).all(|x| a.get_pixel(x, y) == b.get_pixel(x, y)))
+}
+
 /// The progress line saying how the game's picture is taken.
 fn capture_line(kind: &str) -> String {
     match kind {
@@ -314,6 +327,28 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
             }
             prev = f;
         }
+    }
+
+    /// After a click that must change what `region` shows (a card turned onto the waste): while
+    /// the last still picture shows there what `before` did, waits for the picture to change and
+    /// settle again, for up to `late_ms`. A game that repaints in steps can look still between
+    /// them, with the card not yet there. The caller checks what it then sees.
+    pub fn settle_until_changed_in(
+        &mut self,
+        before: &RgbaImage,
+        region: Rect,
+    ) -> Result<(), Stop> {
+        let start = self.game.now_ms();
+        while region_equal(&self.frame, before, region) {
+            let left = self
+                .options
+                .late_ms
+                .saturating_sub(self.game.now_ms() - start);
+            if left == 0 || !self.settle_within(true, left)? {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Reads the last still picture with `read` (which shows it to the watcher and says why

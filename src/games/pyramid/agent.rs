@@ -764,7 +764,13 @@ fn learn_by_calibrating<G: World + ?Sized>(
             .map_err(|e| Stop(format!("cannot find the table: {e}")))?;
     for k in 0..24 {
         partial.stock = vec![cards[28 + k]];
+        let before = agent.hands.frame.clone();
         draw_at(agent, &partial, &located)?;
+        // The card drawn must be on the waste in the picture kept; the labels are checked
+        // against the pictures after.
+        agent
+            .hands
+            .settle_until_changed_in(&before, located.waste)?;
         partial.waste = vec![cards[28 + k]];
         frames.push((*agent.hands.frame).clone());
         agent.hands.watch.seen(&agent.hands.frame, &[]);
