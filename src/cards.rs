@@ -164,7 +164,8 @@ impl fmt::Display for DeckError {
 
 impl std::error::Error for DeckError {}
 
-fn join_cards(cards: &[Card]) -> String {
+/// Cards written out, space separated.
+pub fn join_cards(cards: &[Card]) -> String {
     cards
         .iter()
         .map(Card::to_string)

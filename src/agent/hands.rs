@@ -190,22 +190,13 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
         self.watch.log(&format!(
             "{what}: waiting for it to go away, without clicking"
         ));
-        let start = self.game.now_ms();
-        loop {
-            let left = self
-                .options
-                .covered_ms
-                .saturating_sub(self.game.now_ms() - start);
-            if left == 0 || !self.settle_within(true, left)? {
-                break;
-            }
-            let gone = self
-                .dialogs
+        let dialog_shows = |h: &Self| {
+            h.dialogs
                 .as_ref()
-                .is_none_or(|w| w.find(&self.frame).is_none());
-            if gone {
-                return Ok(true);
-            }
+                .is_some_and(|w| w.find(&h.frame).is_some())
+        };
+        if !self.settle_while(self.options.covered_ms, dialog_shows)? {
+            return Ok(true);
         }
         self.watch.unreadable(&self.frame, &why);
         Err(Stop(why))
@@ -338,17 +329,27 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
         before: &RgbaImage,
         region: Rect,
     ) -> Result<(), Stop> {
+        self.settle_while(self.options.late_ms, |h| {
+            region_equal(&h.frame, before, region)
+        })?;
+        Ok(())
+    }
+
+    /// While `waiting` holds of the last still picture, waits for the picture to change and
+    /// settle again, for up to `patience_ms`; whether it still holds at the end.
+    fn settle_while(
+        &mut self,
+        patience_ms: u64,
+        waiting: impl Fn(&Self) -> bool,
+    ) -> Result<bool, Stop> {
         let start = self.game.now_ms();
-        while region_equal(&self.frame, before, region) {
-            let left = self
-                .options
-                .late_ms
-                .saturating_sub(self.game.now_ms() - start);
+        while waiting(self) {
+            let left = patience_ms.saturating_sub(self.game.now_ms() - start);
             if left == 0 || !self.settle_within(true, left)? {
-                break;
+                return Ok(waiting(self));
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Reads the last still picture with `read` (which shows it to the watcher and says why

@@ -4,7 +4,7 @@
 //! prose and `#` comments ignored.
 
 use super::{pile_start, PILES, TABLEAU};
-use crate::cards::{Card, Deck};
+use crate::cards::{join_cards, Card, Deck};
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,18 +34,18 @@ impl KlondikeDeck {
 
     /// The deck as the file's layout: one line per pile, then the stock.
     pub fn layout(&self) -> String {
-        let line = |cards: &[Card]| {
-            cards
-                .iter()
-                .map(Card::to_string)
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         let mut text = String::new();
         for i in 0..PILES {
-            text.push_str(&format!("{}   # pile {}\n", line(self.pile(i)), i + 1));
+            text.push_str(&format!(
+                "{}   # pile {}\n",
+                join_cards(self.pile(i)),
+                i + 1
+            ));
         }
-        text.push_str(&format!("{}   # stock, top first\n", line(self.stock())));
+        text.push_str(&format!(
+            "{}   # stock, top first\n",
+            join_cards(self.stock())
+        ));
         text
     }
 }

@@ -6,7 +6,7 @@
 //! of hearts, with four suits two of each (MSC's 1, 2 and 4 suits); any suit may stand in.
 
 use super::{starting_height, CARDS, PILES, TABLEAU};
-use crate::cards::{scan_cards, Card, Rank, SplitMix64, Suit};
+use crate::cards::{join_cards, scan_cards, Card, Rank, SplitMix64, Suit};
 use std::fmt;
 
 /// How many suits a Spider game is played with.
@@ -159,19 +159,16 @@ impl SpiderDeck {
 
     /// The deck as the file layout: one line per pile, then one per deal.
     pub fn layout(&self) -> String {
-        let line = |cards: &[Card]| {
-            cards
-                .iter()
-                .map(Card::to_string)
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         let mut text = String::new();
         for i in 0..PILES {
-            text.push_str(&format!("{}   # pile {}\n", line(self.pile(i)), i + 1));
+            text.push_str(&format!(
+                "{}   # pile {}\n",
+                join_cards(self.pile(i)),
+                i + 1
+            ));
         }
         for (d, deal) in self.stock().chunks(PILES).enumerate() {
-            text.push_str(&format!("{}   # deal {}\n", line(deal), d + 1));
+            text.push_str(&format!("{}   # deal {}\n", join_cards(deal), d + 1));
         }
         text
     }
