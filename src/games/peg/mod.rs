@@ -5,6 +5,7 @@
 //! The game starts with every hole filled but one (the start square) and ends with one peg: on
 //! the start square (the seed's rule), or on any hole.
 
+pub mod beam;
 pub mod board;
 pub mod count;
 pub mod rules;

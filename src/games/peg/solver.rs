@@ -1,6 +1,8 @@
 //! Deciding a game of peg solitaire: a solution, or proof that none exists.
 //!
-//! After seed 001: a depth-first search over positions packed into one number, jumps tested and
+//! A beam search (`beam`) looks for a solution first and finds nearly every one within a few
+//! thousand positions; it proves nothing. What it does not solve is decided, after seed 001, by a
+//! depth-first search over positions packed into one number, jumps tested and
 //! made with bit masks, and every position found to lead nowhere remembered (the seed's cache of
 //! dead ends), here up to the board's symmetries that keep the goal where it is, so that a dead
 //! end is recognised in any of its mirror images.
@@ -12,6 +14,7 @@
 //! fewer each), so the parities at the end are known from the start: a goal hole whose colours
 //! give other parities cannot be reached, whatever the jumps.
 
+use super::beam::{self, Move};
 use super::board::Board;
 use super::End;
 use crate::cards::SplitMix64;
@@ -25,7 +28,8 @@ pub struct Answer {
     pub jumps: Option<Vec<[u8; 3]>>,
     /// Why none exists when the colour count proves it without a search.
     pub proof: Option<String>,
-    /// Positions the search found to lead nowhere.
+    /// Positions searched: those the beam kept, and those the depth-first search found to lead
+    /// nowhere.
     pub states: u64,
     pub millis: f64,
 }
@@ -33,6 +37,11 @@ pub struct Answer {
 /// Decides the game from the board full but for `start`, ending with one peg on `end`'s hole (or
 /// anywhere).
 pub fn solve(board: &Board, start: u8, end: End) -> Answer {
+    decide(board, start, end, &beam::WIDTHS)
+}
+
+/// `solve` with the beam's widths given (none: the complete search alone).
+fn decide(board: &Board, start: u8, end: End, widths: &[usize]) -> Answer {
     let began = Instant::now();
     let pegs = board.full() & !(1u64 << start);
     let goals: Vec<u8> = match end {
@@ -64,6 +73,24 @@ pub fn solve(board: &Board, start: u8, end: End) -> Answer {
         End::Hole(e) => board.fixing(&[e]),
         End::Any => (0..board.symmetries.len()).collect(),
     };
+    let key = |pegs: u64| smallest_image(board, &symmetries, pegs);
+    // A beam first: it finds most solutions in a few thousand positions. Only when none of its
+    // widths finds one does the complete search below decide.
+    let moves = Move::all(board);
+    let promise = beam::Promise::new(board);
+    let mut kept = 0;
+    for &width in widths {
+        let (jumps, positions) = beam::search(&moves, &promise, key, pegs, goal_set, width);
+        kept += positions;
+        if jumps.is_some() {
+            return Answer {
+                jumps,
+                proof: None,
+                states: kept,
+                millis: began.elapsed().as_secs_f64() * 1000.0,
+            };
+        }
+    }
     let orders: Vec<Vec<Move>> = orders(board, &reachable)
         .into_iter()
         .map(|jumps| {
@@ -106,7 +133,7 @@ pub fn solve(board: &Board, start: u8, end: End) -> Answer {
     Answer {
         jumps: found.then_some(search.path),
         proof: None,
-        states: search.dead.len() as u64,
+        states: kept + search.dead.len() as u64,
         millis: began.elapsed().as_secs_f64() * 1000.0,
     }
 }
@@ -163,13 +190,6 @@ enum Outcome {
     OutOfBudget,
 }
 
-/// One jump as masks: the holes that must hold pegs (from, over) and the one that must be empty.
-struct Move {
-    need: u64,
-    to: u64,
-    jump: [u8; 3],
-}
-
 struct Search<'b> {
     board: &'b Board,
     /// The jumps, in the order of this round.
@@ -223,12 +243,17 @@ impl Search<'_> {
 
     /// The position's smallest image under the symmetries that keep the goal.
     fn key(&self, pegs: u64) -> u64 {
-        self.symmetries
-            .iter()
-            .map(|&k| self.board.map(k, pegs))
-            .min()
-            .unwrap_or(pegs)
+        smallest_image(self.board, &self.symmetries, pegs)
     }
+}
+
+/// The smallest image of `pegs` under the given symmetries of the board.
+fn smallest_image(board: &Board, symmetries: &[usize], pegs: u64) -> u64 {
+    symmetries
+        .iter()
+        .map(|&k| board.map(k, pegs))
+        .min()
+        .unwrap_or(pegs)
 }
 
 /// The colourings of the rule of three: (a, b) with a x + b y mod 3 giving the three holes of
@@ -308,7 +333,8 @@ mod tests {
     }
 
     /// On the triangle, every start and goal (each hole, and anywhere) is decided as a plain
-    /// exhaustive search decides it, and every solution replays through the rules.
+    /// exhaustive search decides it, with the beam first and without it, and every solution
+    /// replays through the rules.
     #[test]
     fn the_triangle_is_decided_as_exhaustive_search_decides_it() {
         let board = Board::new(Kind::Triangle);
@@ -321,24 +347,53 @@ mod tests {
             for start in 0..15u8 {
                 let pegs = board.full() & !(1 << start);
                 let truth = reachable(&board, pegs, goals, &mut memo);
-                let answer = solve(&board, start, end);
-                assert_eq!(answer.jumps.is_some(), truth, "start {start}, end {end:?}");
-                if let Some(jumps) = answer.jumps {
-                    let steps: Vec<String> = jumps.iter().map(|&j| board.jump_name(j)).collect();
-                    assert_eq!(steps.len(), 13);
-                    replay(&board, start, end, &steps).unwrap();
+                // With the beam first, and by the complete search alone.
+                for widths in [&beam::WIDTHS[..], &[]] {
+                    let answer = decide(&board, start, end, widths);
+                    assert_eq!(answer.jumps.is_some(), truth, "start {start}, end {end:?}");
+                    if let Some(jumps) = answer.jumps {
+                        let steps: Vec<String> =
+                            jumps.iter().map(|&j| board.jump_name(j)).collect();
+                        assert_eq!(steps.len(), 13);
+                        replay(&board, start, end, &steps).unwrap();
+                    }
                 }
             }
         }
     }
 
-    /// The English centre game is solved in 31 jumps; the French centre game is proved
-    /// impossible by the rule of three, with no search.
+    /// Every start of the English and French boards, the last peg on the start or anywhere, is
+    /// decided: solved (the solution replays through the rules) or proved impossible by the rule
+    /// of three; the depth-first search has nothing left to prove. On the English board every
+    /// start can end on itself; on the French board none can, and 16 starts can end somewhere.
+    #[test]
+    fn every_start_of_the_square_boards_is_decided() {
+        for (kind, on_start, anywhere) in [(Kind::English, 33, 33), (Kind::French, 0, 16)] {
+            let board = Board::new(kind);
+            let mut solved = [0, 0];
+            for start in 0..board.holes() as u8 {
+                for (i, end) in [End::Hole(start), End::Any].into_iter().enumerate() {
+                    let answer = solve(&board, start, end);
+                    let Some(jumps) = answer.jumps else {
+                        assert!(answer.proof.is_some(), "{kind:?} {start} {end:?}");
+                        continue;
+                    };
+                    let steps: Vec<String> = jumps.iter().map(|&j| board.jump_name(j)).collect();
+                    replay(&board, start, end, &steps).unwrap();
+                    solved[i] += 1;
+                }
+            }
+            assert_eq!(solved, [on_start, anywhere], "{kind:?}");
+        }
+    }
+
+    /// The English centre game is solved in 31 jumps, also by the depth-first search alone; the
+    /// French centre game is proved impossible by the rule of three, with no search.
     #[test]
     fn the_centre_games() {
         let english = Board::new(Kind::English);
         let d4 = english.centre();
-        let answer = solve(&english, d4, End::Hole(d4));
+        let answer = decide(&english, d4, End::Hole(d4), &[]);
         let steps: Vec<String> = answer
             .jumps
             .unwrap()
