@@ -211,6 +211,16 @@ impl Board {
             | t[4][(pegs >> 32 & 0xff) as usize]
     }
 
+    /// The smallest image of `pegs` under the given symmetries (by number): one name for a whole
+    /// class of mirror images.
+    pub fn smallest_image(&self, symmetries: &[usize], pegs: u64) -> u64 {
+        symmetries
+            .iter()
+            .map(|&k| self.map(k, pegs))
+            .min()
+            .unwrap_or(pegs)
+    }
+
     /// The symmetries (by number) that keep every hole of `fixed` where it is.
     pub fn fixing(&self, fixed: &[u8]) -> Vec<usize> {
         (0..self.symmetries.len())

@@ -88,7 +88,7 @@ fn count_in<W: Ways>(board: &Board, start: u8, end: u8) -> Option<u128> {
         from_start
             .iter()
             .map(|(&class, &ways)| {
-                let opposite = canonical(board, &symmetries, full & !class);
+                let opposite = board.smallest_image(&symmetries, full & !class);
                 from_goal.get(&opposite).map_or(0, |&back| {
                     ways.wide() * back.wide() / orbit(board, &symmetries, class)
                 })
@@ -116,7 +116,7 @@ fn layers<W: Ways>(
         None => overflow.store(true, std::sync::atomic::Ordering::Relaxed),
     };
     let mut layer = Layer::<W>::default();
-    layer.insert(canonical(board, symmetries, pegs), W::ONE);
+    layer.insert(board.smallest_image(symmetries, pegs), W::ONE);
     let deepest = depths.iter().copied().max().unwrap_or(0);
     let mut kept: Vec<(u32, Layer<W>)> = Vec::new();
     for depth in 0..deepest {
@@ -126,7 +126,7 @@ fn layers<W: Ways>(
             .fold(Layer::<W>::default, |mut next, (&class, &ways)| {
                 for &(need, to) in &moves {
                     if class & need == need && class & to == 0 {
-                        let key = canonical(board, symmetries, class ^ need ^ to);
+                        let key = board.smallest_image(symmetries, class ^ need ^ to);
                         add(next.entry(key).or_default(), ways);
                     }
                 }
@@ -165,15 +165,6 @@ fn layers<W: Ways>(
             })
             .collect(),
     )
-}
-
-/// The smallest image of `pegs` under `symmetries`.
-fn canonical(board: &Board, symmetries: &[usize], pegs: u64) -> u64 {
-    symmetries
-        .iter()
-        .map(|&k| board.map(k, pegs))
-        .min()
-        .unwrap_or(pegs)
 }
 
 /// How many distinct images `pegs` has under `symmetries`.

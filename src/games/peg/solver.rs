@@ -73,7 +73,7 @@ fn decide(board: &Board, start: u8, end: End, widths: &[usize]) -> Answer {
         End::Hole(e) => board.fixing(&[e]),
         End::Any => (0..board.symmetries.len()).collect(),
     };
-    let key = |pegs: u64| smallest_image(board, &symmetries, pegs);
+    let key = |pegs: u64| board.smallest_image(&symmetries, pegs);
     // A beam first: it finds most solutions in a few thousand positions. Only when none of its
     // widths finds one does the complete search below decide.
     let moves = Move::all(board);
@@ -243,17 +243,8 @@ impl Search<'_> {
 
     /// The position's smallest image under the symmetries that keep the goal.
     fn key(&self, pegs: u64) -> u64 {
-        smallest_image(self.board, &self.symmetries, pegs)
+        self.board.smallest_image(&self.symmetries, pegs)
     }
-}
-
-/// The smallest image of `pegs` under the given symmetries of the board.
-fn smallest_image(board: &Board, symmetries: &[usize], pegs: u64) -> u64 {
-    symmetries
-        .iter()
-        .map(|&k| board.map(k, pegs))
-        .min()
-        .unwrap_or(pegs)
 }
 
 /// The colourings of the rule of three: (a, b) with a x + b y mod 3 giving the three holes of
