@@ -1,6 +1,10 @@
 //! Klondike's rules, apart from the solver's: the table as plain piles, stock and waste, each step
 //! checked and made, with its reason when it is illegal. `solve` replays every solution through
 //! these before printing it, and the tests do so for every deal they solve.
+//!
+//! The same rules hold for Triple Klondike (three decks, thirteen piles, twelve foundations, one
+//! pass through the stock): the table is dealt from any piles and stock, with any number of decks
+//! and, when the game has one, a limit on the passes.
 
 use super::{Draw, KlondikeDeck, Step, PILES};
 use crate::cards::{Card, Suit};
@@ -20,9 +24,12 @@ pub struct Table {
     pub stock: Vec<Card>,
     /// The waste, its top card last.
     pub waste: Vec<Card>,
-    /// Cards on each suit's foundation (indexed by `Suit::index`).
-    pub foundations: [u8; 4],
+    /// Cards on each foundation: one per suit and deck, the suit's first at `Suit::index`, its
+    /// next four on.
+    pub foundations: Vec<u8>,
     pub draw: Draw,
+    /// Times the waste may still be turned back into the stock (`None`: without end).
+    pub recycles: Option<u32>,
 }
 
 /// Whether `card` may go onto a pile whose top card is `top` (`None`: an empty pile).
@@ -35,23 +42,48 @@ fn fits(card: Card, top: Option<Card>) -> bool {
 
 impl Table {
     pub fn deal(deck: &KlondikeDeck, draw: Draw) -> Table {
-        let piles = (0..PILES)
-            .map(|i| Pile {
-                cards: deck.pile(i).to_vec(),
-                down: i,
-            })
-            .collect();
+        let piles: Vec<&[Card]> = (0..PILES).map(|i| deck.pile(i)).collect();
+        Table::dealt(&piles, deck.stock(), draw, 1, None)
+    }
+
+    /// A table dealt from `piles` (each from its bottom card, only its top card face up) and
+    /// `stock` (its top card first), for `decks` decks, the waste turned back at most `recycles`
+    /// times (`None`: without end).
+    pub fn dealt(
+        piles: &[&[Card]],
+        stock: &[Card],
+        draw: Draw,
+        decks: usize,
+        recycles: Option<u32>,
+    ) -> Table {
         Table {
-            piles,
-            stock: deck.stock().iter().rev().copied().collect(),
+            piles: piles
+                .iter()
+                .map(|cards| Pile {
+                    cards: cards.to_vec(),
+                    down: cards.len().saturating_sub(1),
+                })
+                .collect(),
+            stock: stock.iter().rev().copied().collect(),
             waste: Vec::new(),
-            foundations: [0; 4],
+            foundations: vec![0; 4 * decks],
             draw,
+            recycles,
         }
     }
 
     pub fn is_won(&self) -> bool {
         self.foundations.iter().all(|&n| n == 13)
+    }
+
+    /// Cards on the foundations.
+    pub fn cleared(&self) -> usize {
+        self.foundations.iter().map(|&n| n as usize).sum()
+    }
+
+    /// The foundations of `suit`, by place in `foundations`.
+    fn of_suit(&self, suit: Suit) -> impl Iterator<Item = usize> + '_ {
+        (suit.index()..self.foundations.len()).step_by(4)
     }
 
     /// Turns up a face-down card left on top of pile `i`.
@@ -89,16 +121,28 @@ impl Table {
                 if self.waste.is_empty() {
                     return Err("the waste is empty".into());
                 }
+                match &mut self.recycles {
+                    Some(0) => return Err("the stock may not be turned again".into()),
+                    Some(left) => *left -= 1,
+                    None => {}
+                }
                 self.stock = self.waste.drain(..).rev().collect();
             }
             Step::ToFoundation(card) => {
-                let on = self.foundations[card.suit.index()];
-                if card.value() != on + 1 {
-                    return Err(format!(
-                        "{card} cannot go to its foundation, which holds {on} card{}",
-                        if on == 1 { "" } else { "s" }
-                    ));
-                }
+                let Some(to) = self
+                    .of_suit(card.suit)
+                    .find(|&f| self.foundations[f] + 1 == card.value())
+                else {
+                    let on = self.foundations[card.suit.index()];
+                    return Err(if self.foundations.len() == 4 {
+                        format!(
+                            "{card} cannot go to its foundation, which holds {on} card{}",
+                            if on == 1 { "" } else { "s" }
+                        )
+                    } else {
+                        format!("{card} cannot go to any of its foundations")
+                    });
+                };
                 if self.waste.last() == Some(&card) {
                     self.waste.pop();
                 } else if let Some(i) = self
@@ -111,7 +155,7 @@ impl Table {
                 } else {
                     return Err(format!("{card} is not on top of the waste or of a pile"));
                 }
-                self.foundations[card.suit.index()] += 1;
+                self.foundations[to] += 1;
             }
             Step::WasteToPile(to) => {
                 let card = *self.waste.last().ok_or("the waste is empty")?;
@@ -144,17 +188,32 @@ impl Table {
                 self.turn_up(from as usize);
             }
             Step::FoundationToPile(suit, to) => {
-                let on = self.foundations[suit.index()];
-                if on == 0 {
-                    return Err(format!("the {} foundation is empty", suit_name(suit)));
-                }
-                let card = Card::new(crate::cards::Rank::new(on).expect("1..=13"), suit);
                 let top = self.pile(to)?.cards.last().copied();
-                if !fits(card, top) {
-                    return Err(misfit(card, top, to));
-                }
-                self.foundations[suit.index()] -= 1;
-                self.piles[to as usize].cards.push(card);
+                let card = |on: u8| Card::new(crate::cards::Rank::new(on).expect("1..=13"), suit);
+                // Any foundation of the suit whose top card fits (with several decks, those that
+                // fit hold the same card).
+                let from = self
+                    .of_suit(suit)
+                    .filter(|&f| self.foundations[f] > 0)
+                    .find(|&f| fits(card(self.foundations[f]), top));
+                let Some(from) = from else {
+                    let on = self.foundations[suit.index()];
+                    return Err(if on == 0 && self.foundations.len() == 4 {
+                        format!("the {} foundation is empty", suit_name(suit))
+                    } else if self.foundations.len() == 4 {
+                        misfit(card(on), top, to)
+                    } else {
+                        format!(
+                            "no {} foundation's top card fits on pile {}",
+                            suit_name(suit),
+                            to + 1
+                        )
+                    });
+                };
+                self.foundations[from] -= 1;
+                self.piles[to as usize]
+                    .cards
+                    .push(card(self.foundations[from] + 1));
             }
         }
         Ok(())
@@ -183,9 +242,14 @@ fn misfit(card: Card, top: Option<Card>, to: u8) -> String {
 /// Plays `steps` from the deal: `Ok` when every step is legal and the game ends won; otherwise the
 /// first step that is not, and why.
 pub fn replay(deck: &KlondikeDeck, draw: Draw, steps: &[String]) -> Result<(), String> {
-    let mut table = Table::deal(deck, draw);
+    replay_from(Table::deal(deck, draw), steps)
+}
+
+/// Plays `steps` on `table` as `replay` does.
+pub fn replay_from(mut table: Table, steps: &[String]) -> Result<(), String> {
+    let piles = table.piles.len();
     for (n, text) in steps.iter().enumerate() {
-        let step: Step = text.parse()?;
+        let step = Step::parse_on(text, piles)?;
         table
             .play(step)
             .map_err(|why| format!("step {} `{text}`: {why}", n + 1))?;
@@ -193,10 +257,11 @@ pub fn replay(deck: &KlondikeDeck, draw: Draw, steps: &[String]) -> Result<(), S
     if table.is_won() {
         Ok(())
     } else {
-        let on: u8 = table.foundations.iter().sum();
         Err(format!(
-            "after {} steps the game is not won: {on} of 52 cards on the foundations",
-            steps.len()
+            "after {} steps the game is not won: {} of {} cards on the foundations",
+            steps.len(),
+            table.cleared(),
+            13 * table.foundations.len()
         ))
     }
 }

@@ -45,6 +45,13 @@ impl fmt::Display for Step {
 impl FromStr for Step {
     type Err = String;
     fn from_str(text: &str) -> Result<Step, String> {
+        Step::parse_on(text, PILES)
+    }
+}
+
+impl Step {
+    /// A step of a game with `piles` piles (Klondike's seven, Triple Klondike's thirteen).
+    pub fn parse_on(text: &str, piles: usize) -> Result<Step, String> {
         let text = text.trim();
         if text.eq_ignore_ascii_case("draw") {
             return Ok(Step::Draw);
@@ -61,7 +68,7 @@ impl FromStr for Step {
         let (from, to) = (from.trim(), to.trim());
         let pile = |s: &str| -> Result<u8, String> {
             match s.parse::<u8>() {
-                Ok(n) if (1..=PILES as u8).contains(&n) => Ok(n - 1),
+                Ok(n) if (1..=piles as u8).contains(&n) => Ok(n - 1),
                 _ => Err(wrong()),
             }
         };
