@@ -248,6 +248,40 @@ impl SplitMix64 {
     }
 }
 
+/// The words `scan_cards` could not read, as one problem for a deck's message (none: `None`).
+pub fn malformed_tokens(malformed: &[(String, usize)]) -> Option<String> {
+    (!malformed.is_empty()).then(|| {
+        let words: Vec<String> = malformed
+            .iter()
+            .map(|(w, line)| format!("`{w}` (line {line})"))
+            .collect();
+        format!("malformed tokens: {}", words.join(", "))
+    })
+}
+
+/// For decks of several packs: the cards of `wanted` that `cards` holds fewer than `each` times
+/// (`7h×2`: two short) and those it holds more often (`7h×1`: one too many).
+pub fn off_counts(
+    cards: &[Card],
+    wanted: impl IntoIterator<Item = Card>,
+    each: usize,
+) -> (Vec<String>, Vec<String>) {
+    let mut counts = [0usize; 52];
+    for c in cards {
+        counts[c.index()] += 1;
+    }
+    let (mut missing, mut extra) = (Vec::new(), Vec::new());
+    for c in wanted {
+        let n = counts[c.index()];
+        if n < each {
+            missing.push(format!("{c}×{}", each - n));
+        } else if n > each {
+            extra.push(format!("{c}×{}", n - each));
+        }
+    }
+    (missing, extra)
+}
+
 /// Picks every card token out of a text, with the malformed words and their line numbers.
 pub fn scan_cards(text: &str) -> (Vec<Card>, Vec<(String, usize)>) {
     let mut cards = Vec::new();

@@ -353,8 +353,9 @@ columns of one suit, saved as a picture (DIR/groups.png) and listed; then you ty
 /// Which game.
 #[derive(clap::Args)]
 struct GameArg {
-    /// The game: pyramid or tripeaks; peg (peg solitaire), spider and klondike for solve and
-    /// bench only (and spider's and klondike's deal)
+    /// The game: pyramid or tripeaks; peg (peg solitaire), spider, klondike and triple-klondike
+    /// for solve and bench only (and their deal: triple-klondike's seeds are the contest's deals
+    /// 1-100)
     #[arg(long, value_name = "NAME", default_value = "pyramid", value_parser = solitaire_agent::games::choose)]
     game: Chosen,
 }
@@ -375,6 +376,10 @@ table or agent yet",
             Chosen::Klondike => Err(cli::Failure::input(
                 "Klondike is solved only (solve, deal and bench --game klondike): it has no \
 practice table or agent yet",
+            )),
+            Chosen::TripleKlondike => Err(cli::Failure::input(
+                "Triple Klondike is solved only (solve, deal and bench --game triple-klondike): \
+it has no practice table or agent",
             )),
         }
     }
@@ -579,6 +584,20 @@ fn run(command: Option<Command>) -> cli::CliResult {
             spider,
             klondike,
         }) => match game.game {
+            Chosen::TripleKlondike
+                if peg.given() || spider.given() || klondike.draw.is_some() || goal != "board" =>
+            {
+                Err(cli::Failure::input(
+                    "solve --game triple-klondike takes deck files or --batch, --json and --threads: \
+its goal is to win the deal, one card turned at a time",
+                ))
+            }
+            Chosen::TripleKlondike => cli::triple_klondike::solve(cli::triple_klondike::TripleArgs {
+                files,
+                batch,
+                json,
+                threads: threads(t),
+            }),
             Chosen::Klondike if peg.given() || spider.given() || goal != "board" => {
                 Err(cli::Failure::input(
                     "solve --game klondike takes deck files or --batch, --draw, --json and --threads: \
@@ -737,6 +756,14 @@ its goal is to win the deal",
             spider,
             klondike,
         }) => {
+            if let Chosen::TripleKlondike = game.game {
+                if spider.given() || klondike.draw.is_some() {
+                    return Err(cli::Failure::input(
+                        "deal --game triple-klondike takes --seed N only (the contest's deal N)",
+                    ));
+                }
+                return cli::triple_klondike::deal(seed);
+            }
             if let Chosen::Klondike = game.game {
                 if spider.given() {
                     return Err(cli::Failure::input(
@@ -831,6 +858,17 @@ its goal is to win the deal",
             spider,
             klondike,
         }) => match game.game {
+            Chosen::TripleKlondike
+                if goal != "board"
+                    || !files.is_empty()
+                    || spider.given()
+                    || klondike.draw.is_some() =>
+            {
+                Err(cli::Failure::input(
+                    "bench --game triple-klondike solves the contest's deals (--seeds N): it takes no goal, files, --draw or --suits",
+                ))
+            }
+            Chosen::TripleKlondike => cli::triple_klondike::bench(seeds.unwrap_or(10), threads(t)),
             Chosen::Klondike if goal != "board" || !files.is_empty() || spider.given() => {
                 Err(cli::Failure::input(
                     "bench --game klondike decides seeded deals (--seeds N, --draw): it takes no goal or files",

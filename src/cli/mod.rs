@@ -13,6 +13,7 @@ pub mod solve;
 pub mod solved_only;
 pub mod spider;
 pub mod table;
+pub mod triple_klondike;
 pub mod vision;
 
 /// An error that the command reports as one message and an exit status.

@@ -12,6 +12,7 @@ pub mod peg;
 pub mod pyramid;
 pub mod spider;
 pub mod tripeaks;
+pub mod triple_klondike;
 
 use crate::agent::io::World;
 use crate::agent::report::{Cards, Report, Watch};
@@ -207,13 +208,14 @@ pub fn window_titles() -> impl Iterator<Item = &'static str> {
 }
 
 /// What `--game` names: one of the card games, or a game that is solved only: peg solitaire
-/// (a puzzle), Spider and Klondike (no practice table or agent yet).
+/// (a puzzle), Spider, Klondike and Triple Klondike (no practice table or agent yet).
 #[derive(Clone, Copy)]
 pub enum Chosen {
     Cards(&'static dyn Game),
     Peg,
     Spider,
     Klondike,
+    TripleKlondike,
 }
 
 /// The game named `name` (as `--game` takes it), or a message listing the names.
@@ -227,9 +229,12 @@ pub fn choose(name: &str) -> Result<Chosen, String> {
     if name.eq_ignore_ascii_case("klondike") {
         return Ok(Chosen::Klondike);
     }
+    if name.eq_ignore_ascii_case("triple-klondike") {
+        return Ok(Chosen::TripleKlondike);
+    }
     find(name)
         .map(Chosen::Cards)
-        .map_err(|e| format!("{e}, peg, spider, klondike"))
+        .map_err(|e| format!("{e}, peg, spider, klondike, triple-klondike"))
 }
 
 /// The card game named `name` (as `--game` takes it), or a message listing the names.

@@ -34,20 +34,20 @@ impl KlondikeDeck {
 
     /// The deck as the file's layout: one line per pile, then the stock.
     pub fn layout(&self) -> String {
-        let mut text = String::new();
-        for i in 0..PILES {
-            text.push_str(&format!(
-                "{}   # pile {}\n",
-                join_cards(self.pile(i)),
-                i + 1
-            ));
-        }
-        text.push_str(&format!(
-            "{}   # stock, top first\n",
-            join_cards(self.stock())
-        ));
-        text
+        let piles: Vec<&[Card]> = (0..PILES).map(|i| self.pile(i)).collect();
+        layout_of(&piles, self.stock())
     }
+}
+
+/// A deck file's layout for Klondike's kind of deal: one line per pile (bottom card first), then
+/// the stock (top first), each line named in a comment.
+pub fn layout_of(piles: &[&[Card]], stock: &[Card]) -> String {
+    let mut text = String::new();
+    for (i, pile) in piles.iter().enumerate() {
+        text.push_str(&format!("{}   # pile {}\n", join_cards(pile), i + 1));
+    }
+    text.push_str(&format!("{}   # stock, top first\n", join_cards(stock)));
+    text
 }
 
 impl fmt::Display for KlondikeDeck {

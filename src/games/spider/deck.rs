@@ -6,7 +6,9 @@
 //! of hearts, with four suits two of each (MSC's 1, 2 and 4 suits); any suit may stand in.
 
 use super::{starting_height, CARDS, PILES, TABLEAU};
-use crate::cards::{join_cards, scan_cards, Card, Rank, SplitMix64, Suit};
+use crate::cards::{
+    join_cards, malformed_tokens, off_counts, scan_cards, Card, Rank, SplitMix64, Suit,
+};
 use std::fmt;
 
 /// How many suits a Spider game is played with.
@@ -56,14 +58,7 @@ impl SpiderDeck {
     /// for one, two or four suits (`expect`, when given, must be that number).
     pub fn parse(text: &str, expect: Option<Suits>) -> Result<SpiderDeck, String> {
         let (cards, malformed) = scan_cards(text);
-        let mut problems = Vec::new();
-        if !malformed.is_empty() {
-            let words: Vec<String> = malformed
-                .iter()
-                .map(|(w, line)| format!("`{w}` (line {line})"))
-                .collect();
-            problems.push(format!("malformed tokens: {}", words.join(", ")));
-        }
+        let mut problems: Vec<String> = malformed_tokens(&malformed).into_iter().collect();
         let mut counts = [0usize; 52];
         for c in &cards {
             counts[c.index()] += 1;
@@ -95,18 +90,10 @@ impl SpiderDeck {
                 used.push(*s);
             }
         }
-        let (mut missing, mut extra) = (Vec::new(), Vec::new());
-        for s in &used {
-            for r in Rank::all() {
-                let c = Card::new(r, *s);
-                let n = counts[c.index()];
-                if n < each {
-                    missing.push(format!("{c}×{}", each - n));
-                } else if n > each {
-                    extra.push(format!("{c}×{}", n - each));
-                }
-            }
-        }
+        let wanted = used
+            .iter()
+            .flat_map(|&s| Rank::all().map(move |r| Card::new(r, s)));
+        let (missing, extra) = off_counts(&cards, wanted, each);
         if !missing.is_empty() {
             problems.push(format!("missing: {}", missing.join(" ")));
         }

@@ -1,0 +1,536 @@
+//! The search for a short Triple Klondike solution: a beam, one step a level, keeping the most
+//! promising positions of each level, with the bound below which no solution exists.
+//!
+//! A game of 156 cards has far too many positions for a search that proves its line shortest, so
+//! this finds a short line and says how far it is from the bound, as seed 003's solver does. The
+//! beam proves nothing either way: a deal it finds no line for is undecided, not lost.
+//!
+//! - **The bound.** Every stock card takes a turn and a move, every other card a move: 221 steps
+//!   at the start, less one for each step that turns a card or puts one on a foundation.
+//! - **What is promising.** Positions a like number of steps in are ranked by the bound (weighed
+//!   most) and by disorder that will cost steps: how far ranks rise from a card to the card over
+//!   it, in the waste (the card under must wait for the one over it) and among each pile's
+//!   face-down cards.
+//! - **Safe moves at once.** A card goes to its foundation as soon as no card could still want to
+//!   lie on it (an ace or a two, or every card of the other colour one rank lower is on the
+//!   foundations): it must go there some time, one step whenever, so that is the position's only
+//!   move.
+//! - **Fewer moves that lead to the same.** The waste's card, or a run, goes to the first pile
+//!   that takes it; a run moves whole when that turns a card up or empties its pile (a king's run
+//!   from an empty pile's floor never), in part only when the card it uncovers can go to its
+//!   foundation; a card in the waste and on a pile, or on two piles, goes up from where the rules'
+//!   step names it from; foundation cards stay up.
+//! - **Growing widths.** The beam runs at 256 positions a level, then twice as many each pass up
+//!   to its widest, each pass pruned by the shortest line found so far.
+
+use super::{TripleDeck, DECKS, PILES, STOCK};
+use crate::cards::Card;
+use crate::games::key_hash::KeySet;
+use crate::games::klondike::Step;
+use std::time::Instant;
+
+/// What the search found.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// The steps of the shortest line found, or `None` when no line was found.
+    pub steps: Option<Vec<Step>>,
+    /// No line is shorter than this.
+    pub bound: usize,
+    /// Positions kept over all passes.
+    pub states: u64,
+    pub millis: f64,
+}
+
+/// The widest beam `solve` runs unless told (positions kept per level).
+pub const WIDEST: usize = 1 << 13;
+
+/// The narrowest beam, the first pass.
+const NARROWEST: usize = 256;
+
+/// Cards in a pile's face-up run at most (king down to ace).
+const RUN: usize = 13;
+
+/// One pile: how many of its dealt cards are still face down (they are the deal's, bottom
+/// first), and the face-up cards over them as card indices, bottom first.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Pile {
+    down: u8,
+    up: u8,
+    cards: [u8; RUN],
+}
+
+impl Pile {
+    fn top(&self) -> Option<u8> {
+        (self.up > 0).then(|| self.cards[self.up as usize - 1])
+    }
+    fn is_empty(&self) -> bool {
+        self.up == 0 && self.down == 0
+    }
+}
+
+/// A position: piles, foundations (each suit's three kept in order, so that positions differing
+/// only in which foundation holds what are one), the stock cards turned so far, and which of them
+/// are still in the waste.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct State {
+    piles: [Pile; PILES],
+    foundations: [u8; 4 * DECKS],
+    turned: u8,
+    waste: u128,
+}
+
+fn value(card: u8) -> u8 {
+    card % 13 + 1
+}
+fn suit(card: u8) -> u8 {
+    card / 13
+}
+fn red(card: u8) -> bool {
+    matches!(suit(card), 1 | 2)
+}
+/// Whether `card` may lie on `top` (`None`: an empty pile).
+fn fits(card: u8, top: Option<u8>) -> bool {
+    match top {
+        None => value(card) == 13,
+        Some(top) => red(card) != red(top) && value(top) == value(card) + 1,
+    }
+}
+
+/// The deal as the search reads it.
+struct Deal {
+    /// Per pile, its dealt cards, bottom first.
+    piles: Vec<Vec<u8>>,
+    /// The stock, the first turned first.
+    stock: Vec<u8>,
+}
+
+impl Deal {
+    fn new(deck: &TripleDeck) -> Deal {
+        let ids = |cards: &[Card]| cards.iter().map(|c| c.index() as u8).collect();
+        Deal {
+            piles: (0..PILES).map(|i| ids(deck.pile(i))).collect(),
+            stock: ids(deck.stock()),
+        }
+    }
+
+    fn start(&self) -> State {
+        let mut piles = [Pile {
+            down: 0,
+            up: 0,
+            cards: [0; RUN],
+        }; PILES];
+        for (pile, dealt) in piles.iter_mut().zip(&self.piles) {
+            pile.down = dealt.len() as u8 - 1;
+            pile.up = 1;
+            pile.cards[0] = *dealt.last().expect("a dealt pile");
+        }
+        State {
+            piles,
+            foundations: [0; 4 * DECKS],
+            turned: 0,
+            waste: 0,
+        }
+    }
+}
+
+impl State {
+    fn waste_top(&self) -> Option<(usize, u8)> {
+        (self.waste != 0)
+            .then(|| 127 - self.waste.leading_zeros() as usize)
+            .map(|i| (i, i as u8))
+    }
+
+    /// Cards not yet on the foundations.
+    fn left(&self) -> usize {
+        4 * DECKS * 13 - self.foundations.iter().map(|&n| n as usize).sum::<usize>()
+    }
+
+    /// Steps any line from here needs at least: a turn for every stock card left, and a move to
+    /// the foundations for every card not there.
+    fn bound(&self) -> usize {
+        (STOCK - self.turned as usize) + self.left()
+    }
+
+    /// The foundation `card` may go to, if any.
+    fn foundation_for(&self, card: u8) -> Option<usize> {
+        let s = suit(card) as usize;
+        (0..DECKS)
+            .map(|k| s * DECKS + k)
+            .find(|&f| self.foundations[f] + 1 == value(card))
+    }
+
+    /// Whether putting `card` on its foundation can wait for nothing: every card that could lie
+    /// on it (the other colour, one rank lower) is on the foundations already.
+    fn is_safe(&self, card: u8) -> bool {
+        let v = value(card);
+        if v <= 2 {
+            return true;
+        }
+        let other: [usize; 2] = if red(card) { [0, 3] } else { [1, 2] };
+        other
+            .iter()
+            .all(|&s| (0..DECKS).all(|k| self.foundations[s * DECKS + k] >= v - 1))
+    }
+
+    fn add_to_foundation(&mut self, card: u8) {
+        let f = self.foundation_for(card).expect("a foundation takes it");
+        self.foundations[f] += 1;
+        // Keep each suit's foundations in order.
+        let s = suit(card) as usize * DECKS;
+        self.foundations[s..s + DECKS].sort_unstable();
+    }
+
+    /// Whether pile `p`'s top card may go to its foundation as a step of its own: one takes it,
+    /// and the step names that card only (`5h>F`), which the rules take from the waste first,
+    /// then from the first pile showing it, so the search moves it from there only.
+    fn may_lift(&self, p: usize, card: u8, deal: &Deal) -> bool {
+        self.foundation_for(card).is_some()
+            && self.waste_top().map(|(i, _)| deal.stock[i]) != Some(card)
+            && self.piles[..p].iter().all(|q| q.top() != Some(card))
+    }
+
+    /// Turns up a face-down card left on top of pile `p`.
+    fn turn_up(&mut self, p: usize, deal: &Deal) {
+        let pile = &mut self.piles[p];
+        if pile.up == 0 && pile.down > 0 {
+            pile.down -= 1;
+            pile.cards[0] = deal.piles[p][pile.down as usize];
+            pile.up = 1;
+        }
+    }
+
+    fn is_done(&self) -> bool {
+        self.turned as usize == STOCK && self.waste == 0 && self.piles.iter().all(|p| p.down == 0)
+    }
+
+    /// The moves worth making from here, each with the position it leads to.
+    fn children(&self, deal: &Deal, out: &mut Vec<(Step, State)>) {
+        out.clear();
+        // A safe move to the foundations is made at once.
+        if let Some((i, card)) = self.waste_top().map(|(i, _)| (i, deal.stock[i])) {
+            if self.foundation_for(card).is_some() && self.is_safe(card) {
+                let mut next = *self;
+                next.waste &= !(1u128 << i);
+                next.add_to_foundation(card);
+                out.push((Step::ToFoundation(Card::from_index(card as usize)), next));
+                return;
+            }
+        }
+        for p in 0..PILES {
+            if let Some(card) = self.piles[p].top() {
+                if self.may_lift(p, card, deal) && self.is_safe(card) {
+                    let mut next = *self;
+                    next.piles[p].up -= 1;
+                    next.turn_up(p, deal);
+                    next.add_to_foundation(card);
+                    out.push((Step::ToFoundation(Card::from_index(card as usize)), next));
+                    return;
+                }
+            }
+        }
+        // The waste's top card: to its foundation or onto a pile.
+        if let Some((i, _)) = self.waste_top() {
+            let card = deal.stock[i];
+            if self.foundation_for(card).is_some() {
+                let mut next = *self;
+                next.waste &= !(1u128 << i);
+                next.add_to_foundation(card);
+                out.push((Step::ToFoundation(Card::from_index(card as usize)), next));
+            }
+            let mut tried_empty = false;
+            for p in 0..PILES {
+                let pile = &self.piles[p];
+                if pile.is_empty() {
+                    if tried_empty {
+                        continue;
+                    }
+                    tried_empty = true;
+                }
+                if fits(card, pile.top()) {
+                    let mut next = *self;
+                    next.waste &= !(1u128 << i);
+                    let pile = &mut next.piles[p];
+                    pile.cards[pile.up as usize] = card;
+                    pile.up += 1;
+                    out.push((Step::WasteToPile(p as u8), next));
+                    break;
+                }
+            }
+        }
+        // Turn the stock's next card.
+        if (self.turned as usize) < STOCK {
+            let mut next = *self;
+            next.waste |= 1u128 << self.turned;
+            next.turned += 1;
+            out.push((Step::Draw, next));
+        }
+        for p in 0..PILES {
+            let pile = self.piles[p];
+            let Some(top) = pile.top() else { continue };
+            // A pile's top card to its foundation.
+            if self.may_lift(p, top, deal) {
+                let mut next = *self;
+                next.piles[p].up -= 1;
+                next.turn_up(p, deal);
+                next.add_to_foundation(top);
+                out.push((Step::ToFoundation(Card::from_index(top as usize)), next));
+            }
+            // Runs onto other piles: whole when that turns a card up or empties the pile (a
+            // king's run from an empty pile's floor only onto nothing); in part when the card
+            // uncovered can go to its foundation.
+            let mut tried_empty = false;
+            for start in 0..pile.up as usize {
+                let first = pile.cards[start];
+                let whole = start == 0;
+                if whole {
+                    if pile.down == 0 && value(first) == 13 {
+                        continue;
+                    }
+                } else {
+                    let under = pile.cards[start - 1];
+                    if self.foundation_for(under).is_none() {
+                        continue;
+                    }
+                }
+                for q in 0..PILES {
+                    if q == p {
+                        continue;
+                    }
+                    let target = &self.piles[q];
+                    if target.is_empty() && tried_empty {
+                        continue;
+                    }
+                    if !fits(first, target.top()) {
+                        continue;
+                    }
+                    if target.is_empty() {
+                        tried_empty = true;
+                    }
+                    let count = pile.up as usize - start;
+                    let mut next = *self;
+                    let to = &mut next.piles[q];
+                    let at = to.up as usize;
+                    to.cards[at..at + count].copy_from_slice(&pile.cards[start..pile.up as usize]);
+                    to.up += count as u8;
+                    next.piles[p].up = start as u8;
+                    next.turn_up(p, deal);
+                    out.push((
+                        Step::PileToPile {
+                            from: p as u8,
+                            to: q as u8,
+                            count: count as u8,
+                        },
+                        next,
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+
+    /// How far from done the position looks (lower is better, for positions a like number of
+    /// steps in): the bound, weighted, and disorder that will cost steps.
+    fn cost(&self, deal: &Deal, weights: &Weights) -> i64 {
+        // In each pile, how far ranks rise from a face-down card to the card over it: a card
+        // over a lower one keeps it from its foundation until the higher one has gone.
+        let mut piles = 0i64;
+        for (p, pile) in self.piles.iter().enumerate() {
+            let dealt = &deal.piles[p];
+            let hidden = pile.down as usize;
+            let upto = if pile.up > 0 { hidden + 1 } else { hidden };
+            for i in 1..upto {
+                let (below, above) = (dealt[i - 1], dealt[i]);
+                let above = if i == hidden { pile.cards[0] } else { above };
+                piles += (value(above) as i64 - value(below) as i64).max(0);
+            }
+        }
+        // The same in the waste, from each card to the one turned after it.
+        let mut waste = 0i64;
+        let mut rest = self.waste;
+        let mut below: Option<u8> = None;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let card = deal.stock[i];
+            if let Some(b) = below {
+                waste += (value(card) as i64 - value(b) as i64).max(0);
+            }
+            below = Some(card);
+        }
+        weights.bound * self.bound() as i64 + weights.waste * waste + weights.piles * piles
+    }
+
+    /// The position as one number for the set of positions seen (the face-up cards only up to
+    /// each pile's height: the places above hold stale cards).
+    fn key(&self) -> u64 {
+        // Each part mixed in on its own: parts folded together first can cancel each other out.
+        let mix = |h: u64, x: u64| {
+            let x = (h.rotate_left(5) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            x ^ (x >> 29)
+        };
+        let mut h = mix(self.turned as u64, self.waste as u64);
+        h = mix(h, (self.waste >> 64) as u64);
+        let mut f = 0u64;
+        for &n in &self.foundations {
+            f = f << 4 | n as u64;
+        }
+        h = mix(h, f);
+        for pile in &self.piles {
+            let mut w = pile.down as u64;
+            for &c in &pile.cards[..pile.up as usize] {
+                w = w.wrapping_mul(53).wrapping_add(c as u64 + 1);
+            }
+            h = mix(h, w);
+        }
+        h
+    }
+}
+
+/// How the beam weighs a position.
+#[derive(Clone, Copy, Debug)]
+struct Weights {
+    /// Per step of the bound.
+    bound: i64,
+    /// Per rank the waste rises from a card to the one over it.
+    waste: i64,
+    /// Per rank a pile rises from a face-down card to the one over it.
+    piles: i64,
+}
+
+/// The beam's two ways of weighing, each pass run with both: the first keeps the bound foremost
+/// and finds the shorter lines; the second weighs a rising waste five times as much, which wins
+/// about twice as many deals (the contest's first 30 at 1,024 positions a step: 17 against 3,
+/// though some 30 steps longer).
+const WEIGHINGS: [Weights; 2] = [
+    Weights {
+        bound: 9,
+        waste: 3,
+        piles: 1,
+    },
+    Weights {
+        bound: 9,
+        waste: 15,
+        piles: 1,
+    },
+];
+
+/// The shortest line found for the deal by beams from the narrowest up to `widest` wide.
+pub fn solve(deck: &TripleDeck, widest: usize) -> Answer {
+    let began = Instant::now();
+    let deal = Deal::new(deck);
+    let start = deal.start();
+    let bound = start.bound();
+    let mut best: Option<Vec<Step>> = None;
+    let mut states = 0u64;
+    let mut width = NARROWEST.min(widest);
+    loop {
+        for weights in &WEIGHINGS {
+            let limit = best.as_ref().map_or(usize::MAX, Vec::len);
+            let (found, kept) = beam(&deal, start, width, limit, weights);
+            states += kept;
+            if found.is_some() {
+                best = found;
+            }
+        }
+        if best.as_ref().is_some_and(|b| b.len() == bound) || width >= widest {
+            break;
+        }
+        width = (width * 2).min(widest);
+    }
+    Answer {
+        steps: best,
+        bound,
+        states,
+        millis: began.elapsed().as_secs_f64() * 1000.0,
+    }
+}
+
+/// One beam of `width`, for a line shorter than `limit`; the line found (the last cards played
+/// to the foundations once nothing is hidden) and the positions kept.
+fn beam(
+    deal: &Deal,
+    start: State,
+    width: usize,
+    limit: usize,
+    weights: &Weights,
+) -> (Option<Vec<Step>>, u64) {
+    // Per level, each position kept with its parent's place in the level before and which of the
+    // parent's children it is.
+    let mut links: Vec<Vec<(u32, u8)>> = Vec::new();
+    let mut level = vec![start];
+    let mut seen = KeySet::default();
+    seen.insert(start.key());
+    let mut best: Option<(usize, usize, usize)> = None; // (length, level, place)
+    let mut kept = 1u64;
+    let mut children = Vec::new();
+    let mut depth = 0usize;
+    while !level.is_empty() {
+        let mut next: Vec<(i64, State, u32, u8)> = Vec::new();
+        for (place, state) in level.iter().enumerate() {
+            if state.is_done() {
+                let length = depth + state.left();
+                if length < best.map_or(limit, |b| b.0) {
+                    best = Some((length, depth, place));
+                }
+                continue;
+            }
+            state.children(deal, &mut children);
+            for (i, &(_, child)) in children.iter().enumerate() {
+                if depth + 1 + child.bound() >= best.map_or(limit, |b| b.0) {
+                    continue;
+                }
+                if seen.insert(child.key()) {
+                    next.push((child.cost(deal, weights), child, place as u32, i as u8));
+                }
+            }
+        }
+        if next.len() > width {
+            next.select_nth_unstable_by_key(width, |t| t.0);
+            next.truncate(width);
+        }
+        kept += next.len() as u64;
+        links.push(next.iter().map(|t| (t.2, t.3)).collect());
+        level = next.into_iter().map(|t| t.1).collect();
+        depth += 1;
+    }
+    let Some((_, at_level, mut place)) = best else {
+        return (None, kept);
+    };
+    // The line to the position found, then its cards to the foundations.
+    let mut picks = Vec::new();
+    for level in links[..at_level].iter().rev() {
+        let (parent, pick) = level[place];
+        picks.push(pick);
+        place = parent as usize;
+    }
+    let mut state = start;
+    let mut steps = Vec::new();
+    for &pick in picks.iter().rev() {
+        state.children(deal, &mut children);
+        let (step, next) = children[pick as usize];
+        steps.push(step);
+        state = next;
+    }
+    steps.extend(finish(&state));
+    (Some(steps), kept)
+}
+
+/// With nothing face down and the stock and waste gone, every pile is a run down from its
+/// bottom card: the lowest card on top of a pile always fits a foundation, so the rest goes up
+/// one card a step.
+fn finish(state: &State) -> Vec<Step> {
+    let mut state = *state;
+    let mut steps = Vec::new();
+    while state.left() > 0 {
+        let p = (0..PILES)
+            .filter_map(|p| state.piles[p].top().map(|c| (value(c), p)))
+            .min()
+            .expect("cards left on the piles")
+            .1;
+        let card = state.piles[p].top().expect("a top card");
+        state.piles[p].up -= 1;
+        state.add_to_foundation(card);
+        steps.push(Step::ToFoundation(Card::from_index(card as usize)));
+    }
+    steps
+}
