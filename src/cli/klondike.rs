@@ -7,7 +7,7 @@
 
 use super::bench::end_with_replays;
 use super::solve::{Contract, Stats};
-use super::solved_only::{read_deals, solve_all, tally_seeds, Outcome};
+use super::solved_only::{read_deals, replayed, solve_all, tally_seeds, Outcome};
 use super::CliResult;
 use crate::games::klondike::solver::{self, Budget};
 use crate::games::klondike::{rules, Draw, KlondikeDeck};
@@ -32,14 +32,7 @@ struct Solved {
 
 fn solve_checked(deck: &KlondikeDeck, draw: Draw, budget: Budget) -> Result<Solved, String> {
     let answer = solver::solve(deck, draw, budget);
-    let steps: Option<Vec<String>> = answer
-        .steps
-        .as_ref()
-        .map(|s| s.iter().map(ToString::to_string).collect());
-    if let Some(steps) = &steps {
-        rules::replay(deck, draw, steps)
-            .map_err(|e| format!("internal error: the solution does not replay: {e}"))?;
-    }
+    let steps = replayed(answer.steps.as_ref(), |s| rules::replay(deck, draw, s))?;
     Ok(Solved { answer, steps })
 }
 

@@ -14,6 +14,19 @@ pub struct Named<D> {
     pub deck: D,
 }
 
+/// A solver's steps as text, each line checked by the game's rules (`replay`) before anyone sees
+/// it: a line that does not replay is an internal error, never printed.
+pub fn replayed<S: ToString>(
+    steps: Option<&Vec<S>>,
+    replay: impl Fn(&[String]) -> Result<(), String>,
+) -> Result<Option<Vec<String>>, String> {
+    let steps: Option<Vec<String>> = steps.map(|s| s.iter().map(ToString::to_string).collect());
+    if let Some(steps) = &steps {
+        replay(steps).map_err(|e| format!("internal error: the solution does not replay: {e}"))?;
+    }
+    Ok(steps)
+}
+
 /// How one deal ended.
 pub enum Outcome {
     Won,

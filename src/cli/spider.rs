@@ -6,9 +6,9 @@
 
 use super::bench::end_with_replays;
 use super::solve::{Contract, Stats};
-use super::solved_only::{read_deals, solve_all, tally_seeds, Outcome};
+use super::solved_only::{read_deals, replayed, solve_all, tally_seeds, Outcome};
 use super::CliResult;
-use crate::games::spider::{rules, solver, SpiderDeck, Step, Suits};
+use crate::games::spider::{rules, solver, SpiderDeck, Suits};
 use std::io::Write;
 use std::time::Instant;
 
@@ -31,14 +31,7 @@ struct Solved {
 
 fn solve_checked(deck: &SpiderDeck, budget: u64) -> Result<Solved, String> {
     let answer = solver::solve_within(deck, budget);
-    let steps: Option<Vec<String>> = answer
-        .steps
-        .as_ref()
-        .map(|s| s.iter().map(Step::to_string).collect());
-    if let Some(steps) = &steps {
-        rules::replay(deck, steps)
-            .map_err(|e| format!("internal error: the solution does not replay: {e}"))?;
-    }
+    let steps = replayed(answer.steps.as_ref(), |s| rules::replay(deck, s))?;
     Ok(Solved { answer, steps })
 }
 

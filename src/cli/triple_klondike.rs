@@ -7,7 +7,7 @@
 
 use super::bench::end_with_replays;
 use super::solve::{Contract, Stats};
-use super::solved_only::{read_deals, solve_all, tally_seeds, Outcome};
+use super::solved_only::{read_deals, replayed, solve_all, tally_seeds, Outcome};
 use super::{CliResult, Failure};
 use crate::games::klondike::rules;
 use crate::games::triple_klondike::deck::CONTEST_DEALS;
@@ -31,14 +31,9 @@ struct Solved {
 
 fn solve_checked(deck: &TripleDeck) -> Result<Solved, String> {
     let answer = solver::solve(deck, WIDEST);
-    let steps: Option<Vec<String>> = answer
-        .steps
-        .as_ref()
-        .map(|s| s.iter().map(ToString::to_string).collect());
-    if let Some(steps) = &steps {
-        rules::replay_from(deck.table(), steps)
-            .map_err(|e| format!("internal error: the solution does not replay: {e}"))?;
-    }
+    let steps = replayed(answer.steps.as_ref(), |s| {
+        rules::replay_from(deck.table(), s)
+    })?;
     Ok(Solved { answer, steps })
 }
 
