@@ -23,16 +23,18 @@ pub struct Move {
 }
 
 impl Move {
+    /// The jump (from, over, to) as masks.
+    pub fn of([a, b, c]: [u8; 3]) -> Move {
+        Move {
+            need: 1 << a | 1 << b,
+            to: 1 << c,
+            jump: [a, b, c],
+        }
+    }
+
+    /// Every jump of the board, in the board's order.
     pub fn all(board: &Board) -> Vec<Move> {
-        board
-            .jumps
-            .iter()
-            .map(|&[a, b, c]| Move {
-                need: 1 << a | 1 << b,
-                to: 1 << c,
-                jump: [a, b, c],
-            })
-            .collect()
+        board.jumps.iter().copied().map(Move::of).collect()
     }
 
     pub fn fits(&self, pegs: u64) -> bool {

@@ -93,16 +93,7 @@ fn decide(board: &Board, start: u8, end: End, widths: &[usize]) -> Answer {
     }
     let orders: Vec<Vec<Move>> = orders(board, &reachable)
         .into_iter()
-        .map(|jumps| {
-            jumps
-                .into_iter()
-                .map(|[a, b, c]| Move {
-                    need: 1 << a | 1 << b,
-                    to: 1 << c,
-                    jump: [a, b, c],
-                })
-                .collect()
-        })
+        .map(|jumps| jumps.into_iter().map(Move::of).collect())
         .collect();
     let mut search = Search {
         board,
