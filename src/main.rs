@@ -62,11 +62,13 @@ The answer is a solution (not the shortest), proof of none, or undecided (\"deci
         klondike: KlondikeOptions,
     },
     /// Time the solver over deck files or seeded deals and print a table (default: Pyramid's
-    /// 1500-deck corpus; other games: seeded deals 1-1000)
+    /// 1500-deck corpus; other games: seeded deals 1-1000, Spider's 1-100, Triple Klondike's
+    /// contest deals 1-10)
     Bench {
         #[command(flatten)]
         game: GameArg,
-        /// Time seeded deals 1..=N instead of files
+        /// Time seeded deals 1..=N instead of files (Triple Klondike: the contest's deals, N up to
+        /// 100)
         #[arg(long, value_name = "N")]
         seeds: Option<u64>,
         /// Batch files (deck<TAB>expected length per line) or single-deck files
