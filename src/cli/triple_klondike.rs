@@ -87,11 +87,12 @@ fn text_report(source: &str, solved: &Solved) -> String {
     let stats = format!("{} positions, {:.1} ms", a.states, a.millis);
     match &solved.steps {
         Some(steps) => {
-            let mut text = format!(
-                "{source}: won in {} steps; no line wins in under {} ({stats})",
-                steps.len(),
-                a.bound
-            );
+            let how = if steps.len() == a.bound {
+                "the fewest: it meets the bound".to_string()
+            } else {
+                format!("no line wins in under {}", a.bound)
+            };
+            let mut text = format!("{source}: won in {} steps; {how} ({stats})", steps.len());
             for (i, step) in steps.iter().enumerate() {
                 text.push_str(&format!("\n{:4}. {step}", i + 1));
             }
