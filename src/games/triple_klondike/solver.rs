@@ -134,10 +134,11 @@ impl Deal {
 }
 
 impl State {
-    fn waste_top(&self) -> Option<(usize, u8)> {
+    /// The waste's top card: its place in the stock and the card.
+    fn waste_top(&self, deal: &Deal) -> Option<(usize, u8)> {
         (self.waste != 0)
             .then(|| 127 - self.waste.leading_zeros() as usize)
-            .map(|i| (i, i as u8))
+            .map(|i| (i, deal.stock[i]))
     }
 
     /// Cards not yet on the foundations.
@@ -185,7 +186,7 @@ impl State {
     /// then from the first pile showing it, so the search moves it from there only.
     fn may_lift(&self, p: usize, card: u8, deal: &Deal) -> bool {
         self.foundation_for(card).is_some()
-            && self.waste_top().map(|(i, _)| deal.stock[i]) != Some(card)
+            && self.waste_top(deal).map(|(_, c)| c) != Some(card)
             && self.piles[..p].iter().all(|q| q.top() != Some(card))
     }
 
@@ -207,7 +208,7 @@ impl State {
     fn children(&self, deal: &Deal, out: &mut Vec<(Step, State)>) {
         out.clear();
         // A safe move to the foundations is made at once.
-        if let Some((i, card)) = self.waste_top().map(|(i, _)| (i, deal.stock[i])) {
+        if let Some((i, card)) = self.waste_top(deal) {
             if self.foundation_for(card).is_some() && self.is_safe(card) {
                 let mut next = *self;
                 next.waste &= !(1u128 << i);
@@ -229,8 +230,7 @@ impl State {
             }
         }
         // The waste's top card: to its foundation or onto a pile.
-        if let Some((i, _)) = self.waste_top() {
-            let card = deal.stock[i];
+        if let Some((i, card)) = self.waste_top(deal) {
             if self.foundation_for(card).is_some() {
                 let mut next = *self;
                 next.waste &= !(1u128 << i);
