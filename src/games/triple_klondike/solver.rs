@@ -22,6 +22,10 @@
 //!   step names it from; foundation cards stay up.
 //! - **Growing widths.** The beam runs at 256 positions a level, then twice as many each pass up
 //!   to its widest, each pass pruned by the shortest line found so far.
+//! - **All cores.** Each level's positions are expanded in chunks on all threads; the positions
+//!   seen and the ones kept are chosen in one place, by cost and then key, so the line found is
+//!   the same whatever the threads. The disorder measures are kept up to date move by move (the
+//!   waste's) or looked up per face-down count (the piles'), not counted again per position.
 
 use super::{TripleDeck, DECKS, PILES, STOCK};
 use crate::cards::Card;
@@ -42,7 +46,7 @@ pub struct Answer {
 }
 
 /// The widest beam `solve` runs unless told (positions kept per level).
-pub const WIDEST: usize = 1 << 13;
+pub const WIDEST: usize = 1 << 14;
 
 /// The narrowest beam, the first pass.
 const NARROWEST: usize = 256;
@@ -77,6 +81,8 @@ struct State {
     foundations: [u8; 4 * DECKS],
     turned: u8,
     waste: u128,
+    /// How far ranks rise from each waste card to the one over it, in all.
+    rise: u16,
 }
 
 fn value(card: u8) -> u8 {
@@ -102,14 +108,30 @@ struct Deal {
     piles: Vec<Vec<u8>>,
     /// The stock, the first turned first.
     stock: Vec<u8>,
+    /// Per pile and count of face-down cards, how far ranks rise from each of them to the card
+    /// over it, in all.
+    hidden_rise: Vec<Vec<u16>>,
 }
 
 impl Deal {
     fn new(deck: &TripleDeck) -> Deal {
         let ids = |cards: &[Card]| cards.iter().map(|c| c.index() as u8).collect();
+        let piles: Vec<Vec<u8>> = (0..PILES).map(|i| ids(deck.pile(i))).collect();
+        let hidden_rise = piles
+            .iter()
+            .map(|dealt| {
+                let mut sums = vec![0u16];
+                for pair in dealt.windows(2) {
+                    let up = (value(pair[1]) as u16).saturating_sub(value(pair[0]) as u16);
+                    sums.push(sums.last().unwrap() + up);
+                }
+                sums
+            })
+            .collect();
         Deal {
-            piles: (0..PILES).map(|i| ids(deck.pile(i))).collect(),
+            piles,
             stock: ids(deck.stock()),
+            hidden_rise,
         }
     }
 
@@ -129,6 +151,7 @@ impl Deal {
             foundations: [0; 4 * DECKS],
             turned: 0,
             waste: 0,
+            rise: 0,
         }
     }
 }
@@ -139,6 +162,24 @@ impl State {
         (self.waste != 0)
             .then(|| 127 - self.waste.leading_zeros() as usize)
             .map(|i| (i, deal.stock[i]))
+    }
+
+    /// Turns the stock's next card onto the waste.
+    fn draw(&mut self, deal: &Deal) {
+        let card = deal.stock[self.turned as usize];
+        if let Some((_, below)) = self.waste_top(deal) {
+            self.rise += (value(card) as u16).saturating_sub(value(below) as u16);
+        }
+        self.waste |= 1u128 << self.turned;
+        self.turned += 1;
+    }
+
+    /// Takes the waste's top card, `card` at place `i` of the stock, off the waste.
+    fn take_waste(&mut self, i: usize, card: u8, deal: &Deal) {
+        self.waste &= !(1u128 << i);
+        if let Some((_, below)) = self.waste_top(deal) {
+            self.rise -= (value(card) as u16).saturating_sub(value(below) as u16);
+        }
     }
 
     /// Cards not yet on the foundations.
@@ -211,7 +252,7 @@ impl State {
         if let Some((i, card)) = self.waste_top(deal) {
             if self.foundation_for(card).is_some() && self.is_safe(card) {
                 let mut next = *self;
-                next.waste &= !(1u128 << i);
+                next.take_waste(i, card, deal);
                 next.add_to_foundation(card);
                 out.push((Step::ToFoundation(Card::from_index(card as usize)), next));
                 return;
@@ -233,7 +274,7 @@ impl State {
         if let Some((i, card)) = self.waste_top(deal) {
             if self.foundation_for(card).is_some() {
                 let mut next = *self;
-                next.waste &= !(1u128 << i);
+                next.take_waste(i, card, deal);
                 next.add_to_foundation(card);
                 out.push((Step::ToFoundation(Card::from_index(card as usize)), next));
             }
@@ -248,7 +289,7 @@ impl State {
                 }
                 if fits(card, pile.top()) {
                     let mut next = *self;
-                    next.waste &= !(1u128 << i);
+                    next.take_waste(i, card, deal);
                     let pile = &mut next.piles[p];
                     pile.cards[pile.up as usize] = card;
                     pile.up += 1;
@@ -260,8 +301,7 @@ impl State {
         // Turn the stock's next card.
         if (self.turned as usize) < STOCK {
             let mut next = *self;
-            next.waste |= 1u128 << self.turned;
-            next.turned += 1;
+            next.draw(deal);
             out.push((Step::Draw, next));
         }
         for p in 0..PILES {
@@ -332,32 +372,14 @@ impl State {
     /// steps in): the bound, weighted, and disorder that will cost steps.
     fn cost(&self, deal: &Deal, weights: &Weights) -> i64 {
         // In each pile, how far ranks rise from a face-down card to the card over it: a card
-        // over a lower one keeps it from its foundation until the higher one has gone.
-        let mut piles = 0i64;
-        for (p, pile) in self.piles.iter().enumerate() {
-            let dealt = &deal.piles[p];
-            let hidden = pile.down as usize;
-            let upto = if pile.up > 0 { hidden + 1 } else { hidden };
-            for i in 1..upto {
-                let (below, above) = (dealt[i - 1], dealt[i]);
-                let above = if i == hidden { pile.cards[0] } else { above };
-                piles += (value(above) as i64 - value(below) as i64).max(0);
-            }
-        }
-        // The same in the waste, from each card to the one turned after it.
-        let mut waste = 0i64;
-        let mut rest = self.waste;
-        let mut below: Option<u8> = None;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let card = deal.stock[i];
-            if let Some(b) = below {
-                waste += (value(card) as i64 - value(b) as i64).max(0);
-            }
-            below = Some(card);
-        }
-        weights.bound * self.bound() as i64 + weights.waste * waste + weights.piles * piles
+        // over a lower one keeps it from its foundation until the higher one has gone. The same
+        // in the waste, from each card to the one turned after it.
+        let piles: u16 = (0..PILES)
+            .map(|p| deal.hidden_rise[p][self.piles[p].down as usize])
+            .sum();
+        weights.bound * self.bound() as i64
+            + weights.waste * self.rise as i64
+            + weights.piles * piles as i64
     }
 
     /// The position as one number for the set of positions seen (the face-up cards only up to
@@ -445,8 +467,22 @@ pub fn solve(deck: &TripleDeck, widest: usize) -> Answer {
     }
 }
 
-/// One beam of `width`, for a line shorter than `limit`; the line found (the last cards played
-/// to the foundations once nothing is hidden) and the positions kept.
+/// A new position: its cost and key, the position, its parent's place in the level before and
+/// which of the parent's children it is.
+type Child = (i64, u64, State, u32, u8);
+
+/// What one chunk of a level led to: the shortest finished line in it (its length and place), and
+/// its positions' children that may still beat the shortest line.
+type Chunk = (Option<(usize, usize)>, Vec<Child>);
+
+/// Positions one thread expands at a time: enough to be worth handing out, few enough that
+/// both cores stay busy to the end of a level.
+const CHUNK: usize = 256;
+
+/// One beam of `width` from `start`, for a line shorter than `limit` steps from there; the line
+/// found (the last cards played to the foundations once nothing is hidden) and the positions
+/// kept. Each level's positions are expanded on all threads; the set of positions seen and the
+/// choice of the ones kept are made in one place, in the same order whatever the threads.
 fn beam(
     deal: &Deal,
     start: State,
@@ -454,6 +490,7 @@ fn beam(
     limit: usize,
     weights: &Weights,
 ) -> (Option<Vec<Step>>, u64) {
+    use rayon::prelude::*;
     // Per level, each position kept with its parent's place in the level before and which of the
     // parent's children it is.
     let mut links: Vec<Vec<(u32, u8)>> = Vec::new();
@@ -462,35 +499,67 @@ fn beam(
     seen.insert(start.key());
     let mut best: Option<(usize, usize, usize)> = None; // (length, level, place)
     let mut kept = 1u64;
-    let mut children = Vec::new();
     let mut depth = 0usize;
     while !level.is_empty() {
-        let mut next: Vec<(i64, State, u32, u8)> = Vec::new();
-        for (place, state) in level.iter().enumerate() {
-            if state.is_done() {
-                let length = depth + state.left();
+        let cap = best.map_or(limit, |b| b.0);
+        let expanded: Vec<Chunk> = level
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, states)| {
+                let mut done: Option<(usize, usize)> = None;
+                let mut out = Vec::new();
+                let mut children = Vec::new();
+                for (j, state) in states.iter().enumerate() {
+                    let place = c * CHUNK + j;
+                    if state.is_done() {
+                        let length = depth + state.left();
+                        if length < done.map_or(cap, |d| d.0) {
+                            done = Some((length, place));
+                        }
+                        continue;
+                    }
+                    state.children(deal, &mut children);
+                    for (i, &(_, child)) in children.iter().enumerate() {
+                        if depth + 1 + child.bound() < cap {
+                            let cost = child.cost(deal, weights);
+                            out.push((cost, child.key(), child, place as u32, i as u8));
+                        }
+                    }
+                }
+                (done, out)
+            })
+            .collect();
+        // The new positions as (cost, key, chunk, place in it): the choice moves these, not the
+        // positions.
+        let mut next: Vec<(i64, u64, u32, u32)> = Vec::new();
+        for (c, (done, children)) in expanded.iter().enumerate() {
+            if let Some((length, place)) = *done {
                 if length < best.map_or(limit, |b| b.0) {
                     best = Some((length, depth, place));
                 }
-                continue;
             }
-            state.children(deal, &mut children);
-            for (i, &(_, child)) in children.iter().enumerate() {
-                if depth + 1 + child.bound() >= best.map_or(limit, |b| b.0) {
-                    continue;
-                }
-                if seen.insert(child.key()) {
-                    next.push((child.cost(deal, weights), child, place as u32, i as u8));
+            for (i, child) in children.iter().enumerate() {
+                if seen.insert(child.1) {
+                    next.push((child.0, child.1, c as u32, i as u32));
                 }
             }
         }
+        if let Some((length, _, _)) = best {
+            next.retain(|t| depth + 1 + expanded[t.2 as usize].1[t.3 as usize].2.bound() < length);
+        }
         if next.len() > width {
-            next.select_nth_unstable_by_key(width, |t| t.0);
+            next.select_nth_unstable_by_key(width, |t| (t.0, t.1));
             next.truncate(width);
         }
         kept += next.len() as u64;
-        links.push(next.iter().map(|t| (t.2, t.3)).collect());
-        level = next.into_iter().map(|t| t.1).collect();
+        let mut links_here = Vec::with_capacity(next.len());
+        level.clear();
+        for &(_, _, c, i) in &next {
+            let (_, _, state, parent, pick) = expanded[c as usize].1[i as usize];
+            level.push(state);
+            links_here.push((parent, pick));
+        }
+        links.push(links_here);
         depth += 1;
     }
     let Some((_, at_level, mut place)) = best else {
@@ -505,6 +574,7 @@ fn beam(
     }
     let mut state = start;
     let mut steps = Vec::new();
+    let mut children = Vec::new();
     for &pick in picks.iter().rev() {
         state.children(deal, &mut children);
         let (step, next) = children[pick as usize];
