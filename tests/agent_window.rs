@@ -1,7 +1,7 @@
 //! End to end under Xvfb: the practice table in a real window, and `solitaire-agent play --window`
 //! capturing it with xcap and clicking with enigo. It calibrates once from a first deal on screen
-//! (saving the templates), then plays ten more seeded deals with them: learn the stock, Undo board,
-//! solve, play. The table's own event log must show solvable deals cleared, no illegal move, no
+//! (saving the templates), then plays more seeded deals with them (a few each: solvable ones, and
+//! with the built-in cards one that is not): learn the stock, Undo board, solve, play. The table's own event log must show solvable deals cleared, no illegal move, no
 //! click off a target, and exactly the clicks the agent reports; with the built-in cards and with
 //! anglo cards (1920×1080, display scale 1.5); and in MSC's look (`table --look msc`), where the
 //! agent finds the `msc` profile by itself, a calibration deal and two more, and one with two of
@@ -443,8 +443,7 @@ fn trouble(desktop: &mut Desktop, look: &Look, dir: &Path, templates: &Path) {
 }
 
 #[test]
-fn the_agent_calibrates_once_then_plays_ten_deals_with_the_built_in_cards_then_copes_with_trouble()
-{
+fn the_agent_calibrates_once_then_plays_deals_with_the_built_in_cards_then_copes_with_trouble() {
     let look = Look {
         theme: "builtin",
         size: "1200x760",
@@ -452,7 +451,8 @@ fn the_agent_calibrates_once_then_plays_ten_deals_with_the_built_in_cards_then_c
         screen: (1440, 960),
         table_look: "practice",
     };
-    let seeds = [1, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+    // Deal 3 has no solution: the agent must find that out and stop without a wrong click.
+    let seeds = [1, 3, 6, 11];
     let cleared = calibrate_then_play(&look, 2, &seeds, |desktop, dir, templates| {
         trouble(desktop, &look, dir, templates)
     });
@@ -465,9 +465,9 @@ fn the_agent_calibrates_once_then_plays_ten_deals_with_the_built_in_cards_then_c
 }
 
 /// The same with anglo cards (an aisleriot theme) at 1920×1080 with the display scaled 1.5×:
-/// calibrate on deal 5, then play ten more.
+/// calibrate on deal 5, then play three more (deal 14 the longest, 57 steps).
 #[test]
-fn the_agent_calibrates_once_then_plays_ten_deals_with_anglo_cards() {
+fn the_agent_calibrates_once_then_plays_deals_with_anglo_cards() {
     let look = Look {
         theme: "anglo",
         size: "1920x1080",
@@ -475,7 +475,7 @@ fn the_agent_calibrates_once_then_plays_ten_deals_with_anglo_cards() {
         screen: (2000, 1160),
         table_look: "practice",
     };
-    let seeds = [1, 2, 6, 10, 11, 12, 13, 14, 15, 17];
+    let seeds = [1, 12, 14];
     let cleared = calibrate_then_play(&look, 5, &seeds, |_, _, _| {});
     let solvable = std::iter::once(5)
         .chain(seeds)
