@@ -544,7 +544,9 @@ fn beam(
                 }
             }
         }
-        if let Some((length, _, _)) = best {
+        // The chunks cut at the shortest line known when the level began; only a shorter one
+        // found in this level cuts again.
+        if let Some((length, _, _)) = best.filter(|b| b.0 < cap) {
             next.retain(|t| depth + 1 + expanded[t.2 as usize].1[t.3 as usize].2.bound() < length);
         }
         if next.len() > width {
