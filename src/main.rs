@@ -107,14 +107,17 @@ The answer is a solution (not the shortest), proof of none, or undecided (\"deci
         #[command(flatten)]
         faults: FaultArgs,
     },
-    /// Open the practice table: a playable window (titles "Pyramid Practice Table" and "TriPeaks
-    /// Practice Table")
+    /// Open the practice table: a playable window (titles "Pyramid Practice Table", "TriPeaks
+    /// Practice Table" and "Klondike Practice Table")
     #[command(
         after_help = "Pyramid: click a card to select it, then its partner (they must add up to 13); \
 click a king to remove it. Click the stock to draw (its top card pairs with a selected card, and a \
 king on it is removed); click the empty stock to turn the waste over (twice at most).\n\
 TriPeaks: click a face-up card one rank above or below the waste's top (A and K are neighbours) to \
 move it onto the waste; click the stock to draw.\n\
+Klondike (--draw 1 or 3): click a face-up card to pick it up with the cards on it (or the waste's or \
+a foundation's top card), then click the pile or foundation it goes to; click the stock to draw, \
+and the empty stock to turn the waste back.\n\
 Undo takes back one move, Undo board restarts the deal (after OK in its dialog)."
     )]
     Table {
@@ -135,6 +138,8 @@ Undo takes back one move, Undo board restarts the deal (after OK in its dialog).
         position: Option<(i32, i32)>,
         #[command(flatten)]
         faults: FaultArgs,
+        #[command(flatten)]
+        klondike: KlondikeOptions,
     },
     /// Draw a table position to a PNG file without a display (the pixels the window shows)
     Render {
@@ -147,7 +152,8 @@ Undo takes back one move, Undo board restarts the deal (after OK in its dialog).
         /// Steps to play from the deal first, as `solve` writes them, e.g. "Draw,4c+9c,Kh"
         #[arg(long, value_name = "STEPS")]
         after: Option<String>,
-        /// Show a card as selected (Pyramid): pyramid:0 ... pyramid:27 (top row first) or waste
+        /// Show a card as selected: Pyramid's pyramid:0 ... pyramid:27 (top row first) or waste;
+        /// Klondike's face-up card, like 7h (with the cards on it)
         #[arg(long, value_name = "SLOT")]
         select: Option<String>,
         /// Show the Undo board confirmation dialog over the table
@@ -159,6 +165,8 @@ Undo takes back one move, Undo board restarts the deal (after OK in its dialog).
         /// The PNG file to write
         #[arg(long, value_name = "FILE")]
         out: String,
+        #[command(flatten)]
+        klondike: KlondikeOptions,
     },
     /// Play one deal to the end without the panel: in a game window, or against the practice table
     /// in-process (--sim)
@@ -363,6 +371,20 @@ struct GameArg {
 }
 
 impl GameArg {
+    /// The game whose practice table `table` and `render` show: a card game the agent plays, or
+    /// Klondike (with its draw, 1 unless given).
+    fn with_table(
+        &self,
+        draw: Option<solitaire_agent::games::klondike::Draw>,
+    ) -> Result<&'static dyn solitaire_agent::games::Game, cli::Failure> {
+        use solitaire_agent::games::klondike::{game::Klondike, Draw};
+        match self.game {
+            Chosen::Klondike => Ok(Klondike::with_draw(draw.unwrap_or(Draw::One))),
+            _ if draw.is_some() => Err(cli::Failure::input(NOT_KLONDIKE)),
+            _ => self.cards(),
+        }
+    }
+
     /// The card game chosen; peg solitaire has only `solve` and `bench`.
     fn cards(&self) -> Result<&'static dyn solitaire_agent::games::Game, cli::Failure> {
         match self.game {
@@ -375,10 +397,10 @@ no deal, practice table or agent",
                 "Spider is solved only (solve, deal and bench --game spider): it has no practice \
 table or agent yet",
             )),
-            Chosen::Klondike => Err(cli::Failure::input(
-                "Klondike is solved only (solve, deal and bench --game klondike): it has no \
-practice table or agent yet",
-            )),
+            Chosen::Klondike => Err(cli::Failure::input(format!(
+                "{} (solve, deal and bench --game klondike solve its deals)",
+                solitaire_agent::games::klondike::game::NO_AGENT
+            ))),
             Chosen::TripleKlondike => Err(cli::Failure::input(
                 "Triple Klondike is solved only (solve, deal and bench --game triple-klondike): \
 it has no practice table or agent",
@@ -677,9 +699,10 @@ its goal is to win the deal",
             log,
             position,
             faults,
+            klondike,
         }) => table_faults(&faults).and_then(|faults| {
             cli::table::run_table(cli::table::TableArgs {
-                game: game.cards()?,
+                game: game.with_table(klondike.draw)?,
                 seed: deal.seed,
                 deck: deal.deck,
                 theme: look.theme,
@@ -701,8 +724,9 @@ its goal is to win the deal",
             dialog,
             interruption,
             out,
+            klondike,
         }) => cli::table::run_render(cli::table::RenderArgs {
-            game: game.cards()?,
+            game: game.with_table(klondike.draw)?,
             seed: deal.seed,
             deck: deal.deck,
             theme: look.theme,

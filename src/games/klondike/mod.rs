@@ -1,6 +1,7 @@
-//! Klondike (seed 004), a game the agent does not play on screen yet: the deck file (`deck`), the
-//! steps as `solve` writes them (`step`), the rules that check a solution (`rules`), the packed
-//! position the solver searches (`state`) and the search (`solver`).
+//! Klondike (seed 004): the deck file (`deck`), the steps as `solve` writes them (`step`), the
+//! rules that check a solution and play the table (`rules`), the packed position the solver
+//! searches (`state`), the search (`solver`), the practice table (`table`) and its place in the
+//! games' registry (`game`). The agent does not play it on screen yet.
 //!
 //! MSC's rules: seven piles, pile k dealt k cards with only its top card face up; a face-down card
 //! left on top turns up by itself. Cards build down in alternating colours; a run of face-up cards
@@ -10,10 +11,12 @@
 //! back down onto a pile. The game is won when all 52 cards are on the foundations.
 
 pub mod deck;
+pub mod game;
 pub mod rules;
 pub mod solver;
 pub mod state;
 pub mod step;
+pub mod table;
 
 pub use deck::KlondikeDeck;
 pub use step::Step;
