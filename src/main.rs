@@ -363,9 +363,9 @@ columns of one suit, saved as a picture (DIR/groups.png) and listed; then you ty
 /// Which game.
 #[derive(clap::Args)]
 struct GameArg {
-    /// The game: pyramid or tripeaks; peg (peg solitaire), spider, klondike and triple-klondike
-    /// for solve and bench only (and their deal: triple-klondike's seeds are the contest's deals
-    /// 1-100)
+    /// The game: pyramid or tripeaks; klondike (solve, bench, deal, and its table: table and
+    /// render); peg (peg solitaire), spider and triple-klondike for solve and bench only (and
+    /// their deal: triple-klondike's seeds are the contest's deals 1-100)
     #[arg(long, value_name = "NAME", default_value = "pyramid", value_parser = solitaire_agent::games::choose)]
     game: Chosen,
 }
@@ -436,8 +436,8 @@ impl SpiderOptions {
 /// Klondike's option.
 #[derive(clap::Args)]
 struct KlondikeOptions {
-    /// Klondike's draw: 1 or 3 cards turned from the stock at a time (solve and deal: 1 unless
-    /// given; bench: each of 1 and 3 unless given)
+    /// Klondike's draw: 1 or 3 cards turned from the stock at a time (solve, table and render: 1
+    /// unless given; bench: each of 1 and 3 unless given)
     #[arg(long, value_name = "N", value_parser = solitaire_agent::games::klondike::Draw::parse)]
     draw: Option<solitaire_agent::games::klondike::Draw>,
 }
