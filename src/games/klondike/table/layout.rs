@@ -12,8 +12,9 @@ use crate::table::rect::Rect;
 pub const COLUMN_STEP: f32 = 1.15;
 /// Vertical step between face-down cards of a pile, in card widths.
 pub const DOWN_STEP: f32 = 0.16;
-/// Vertical step between face-up cards of a pile, in card widths.
-pub const UP_STEP: f32 = 0.3;
+/// Vertical step between face-up cards of a pile, in card widths: a covered card shows its index
+/// corner whole (the card reader's corner reaches 0.4 card widths down).
+pub const UP_STEP: f32 = 0.42;
 /// Horizontal step between the waste's fanned cards (Draw 3), in card widths.
 pub const FAN_STEP: f32 = 0.25;
 /// Gap between the top row (stock, waste, foundations) and the piles, in card widths.
