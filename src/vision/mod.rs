@@ -3,6 +3,7 @@
 //! felt of a frame, the buttons the agent presses, and a dialog over the table (`dialog`). Where a game's cards lie on its table is the
 //! game's own (`games::pyramid::vision`, `games::tripeaks::vision`).
 
+pub mod backs;
 pub mod buttons;
 pub mod calibrate;
 pub(crate) mod card_edges;

@@ -17,6 +17,7 @@ pub mod solver;
 pub mod state;
 pub mod step;
 pub mod table;
+pub mod vision;
 
 pub use deck::KlondikeDeck;
 pub use step::Step;

@@ -26,11 +26,10 @@ use super::tableau::{column_offset, row_and_column, TABLEAU};
 use crate::agent::report::Mark;
 use crate::cards::Card;
 use crate::table::rect::Rect;
+use crate::vision::backs::Backs;
 use crate::vision::edges::Edges;
 use crate::vision::felt::felt_like;
-use crate::vision::recognize::{
-    by_suit_glyph, decide, normalised, sample, Matcher, MIN_MARGIN, MIN_SCORE,
-};
+use crate::vision::recognize::{by_suit_glyph, decide, sample, Matcher, MIN_MARGIN, MIN_SCORE};
 use crate::vision::templates::{TEMPLATE_H, TEMPLATE_W};
 use image::RgbaImage;
 use rayon::prelude::*;
@@ -371,102 +370,6 @@ impl Board {
     }
 }
 
-/// What tells a card's back from a face on this table, learnt from the deal.
-enum Backs {
-    /// The backs' pattern (normalised), and the correlation with it above which a corner is a back.
-    Pattern(Vec<f32>, f32),
-    /// The backs' tone, and the distance from it below which a corner is a back.
-    Tone([f32; 4], f32),
-}
-
-/// A corner's normalised pattern (flat: all zero).
-fn pattern(corner: &[f32]) -> Vec<f32> {
-    normalised(corner).unwrap_or_else(|| vec![0.0; corner.len()])
-}
-
-/// A corner's tone: mean red, green and blue, and the spread of its grey levels.
-fn tone(corner: &[f32]) -> [f32; 4] {
-    let n = (corner.len() / 3).max(1) as f32;
-    let mut mean = [0.0f32; 3];
-    for px in corner.chunks_exact(3) {
-        for c in 0..3 {
-            mean[c] += px[c] / n;
-        }
-    }
-    let grey = |px: &[f32]| (px[0] + px[1] + px[2]) / 3.0;
-    let m = (mean[0] + mean[1] + mean[2]) / 3.0;
-    let var = corner
-        .chunks_exact(3)
-        .map(|px| (grey(px) - m).powi(2))
-        .sum::<f32>()
-        / n;
-    [mean[0], mean[1], mean[2], var.sqrt()]
-}
-
-fn distance(a: &[f32; 4], b: &[f32; 4]) -> f32 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).powi(2))
-        .sum::<f32>()
-        .sqrt()
-}
-
-impl Backs {
-    /// Learns from the deal's face-down corners and its face-up ones.
-    fn learn(backs: &[Vec<f32>], faces: &[Vec<f32>]) -> Result<Backs, String> {
-        let mut mean = vec![0.0; backs[0].len()];
-        for b in backs {
-            for (m, v) in mean.iter_mut().zip(b) {
-                *m += v / backs.len() as f32;
-            }
-        }
-        let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
-        let like = pattern(&mean);
-        let least_back = backs
-            .iter()
-            .map(|b| dot(&pattern(b), &like))
-            .fold(f32::MAX, f32::min);
-        let most_face = faces
-            .iter()
-            .map(|f| dot(&pattern(f), &like))
-            .fold(f32::MIN, f32::max);
-        if least_back > most_face {
-            return Ok(Backs::Pattern(like, (least_back + most_face) / 2.0));
-        }
-        let centre = tone(&mean);
-        let farthest_back = backs
-            .iter()
-            .map(|b| distance(&tone(b), &centre))
-            .fold(0.0, f32::max);
-        let nearest_face = faces
-            .iter()
-            .map(|f| distance(&tone(f), &centre))
-            .fold(f32::MAX, f32::min);
-        if farthest_back < nearest_face {
-            return Ok(Backs::Tone(centre, (farthest_back + nearest_face) / 2.0));
-        }
-        Err(format!(
-            "not a fresh TriPeaks deal: the cards above the bottom row do not all show one back \
-(by pattern the least like the others {least_back:.2}, a face {most_face:.2}; by tone the farthest \
-{farthest_back:.0}, a face {nearest_face:.0})"
-        ))
-    }
-
-    fn is_back(&self, corner: &[f32]) -> bool {
-        match self {
-            Backs::Pattern(like, floor) => {
-                pattern(corner)
-                    .iter()
-                    .zip(like)
-                    .map(|(a, b)| a * b)
-                    .sum::<f32>()
-                    >= *floor
-            }
-            Backs::Tone(centre, ceiling) => distance(&tone(corner), centre) <= *ceiling,
-        }
-    }
-}
-
 /// Reads TriPeaks frames: the located table and what the deal taught.
 pub struct Reader {
     matcher: Matcher,
@@ -529,7 +432,9 @@ impl Reader {
             .chain([&l.waste])
             .map(|&r| reader.corner(frame, r))
             .collect();
-        reader.backs = Backs::learn(&corners[..19], &corners[19..])?;
+        reader.backs = Backs::learn(&corners[..19], &corners[19..]).map_err(|e| {
+            format!("not a fresh TriPeaks deal: the cards above the bottom row {e}")
+        })?;
         Ok(reader)
     }
 
