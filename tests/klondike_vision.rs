@@ -113,8 +113,13 @@ fn every_pile_and_pile_card_is_read_right_at_every_size_and_theme() {
             for &(seed, draw, every) in &games {
                 let list = positions(seed, draw, every);
                 let deal = frame(&mut renderer, &list[0], size, scale);
-                let reader = Reader::from_deal(&deal, Matcher::new(&templates))
-                    .unwrap_or_else(|e| panic!("{theme} {size:?}@{scale} seed {seed}: {e}"));
+                let reader = match Reader::from_deal(&deal, Matcher::new(&templates)) {
+                    Ok(reader) => reader,
+                    Err(e) => {
+                        wrong.push(format!("{theme} {size:?}@{scale} seed {seed}: {e}"));
+                        continue;
+                    }
+                };
                 // The layout found: the table's, within a pixel (the card's height comes from the
                 // calibrated templates, whose aspect is the table's rounded at another size).
                 let want = Layout::new(size.0, size.1, scale, renderer.theme().aspect());
@@ -131,10 +136,10 @@ fn every_pile_and_pile_card_is_read_right_at_every_size_and_theme() {
                         got.w - want.w,
                         got.h - want.h,
                     ];
-                    assert!(
-                        off.iter().all(|d| d.abs() <= 1),
-                        "{theme} {size:?}@{scale}: {got:?} for {want:?}"
-                    );
+                    if off.iter().any(|d| d.abs() > 1) {
+                        wrong.push(format!("{theme} {size:?}@{scale}: {got:?} for {want:?}"));
+                        break;
+                    }
                 }
                 for (i, p) in list.iter().enumerate() {
                     let picture = frame(&mut renderer, p, size, scale);
