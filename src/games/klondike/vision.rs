@@ -3,8 +3,8 @@
 //! the same pictures).
 //!
 //! - Locating: the table's layout is the practice table's for the frame's size, at the display
-//!   scale and card aspect (around the templates') whose cards' edges the deal's picture shows
-//!   most strongly (the scale sets the bars' height, and so where the board sits and how large its
+//!   scale and card aspect (around the templates') whose cards' sides best part the felt outside
+//!   from the card inside (the scale sets the bars' height, and so where the board sits and how large its
 //!   cards are); its seven pile tops must then read as seven different cards.
 //! - What the deal teaches about this theme, at this size: what a back looks like (the strip each
 //!   of the 21 face-down cards shows, against the top strips of the seven faces: `vision::backs`),
@@ -33,42 +33,69 @@ pub const SCALES: [f32; 7] = [1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5];
 /// Card aspects tried around the templates': this many steps each way, of this fraction.
 const ASPECT_STEPS: i32 = 5;
 const ASPECT_STEP: f32 = 0.004;
+/// A colour this far from the felt's (in RGB units) is clearly something else.
+const NOT_FELT: f32 = 40.0;
 
-/// How strongly a fresh deal's picture shows the edges of the cards `l` puts there: the stock and
-/// each pile's cards (its top card's four sides, and the top of its first card), as the contrast
-/// between two pixels outside a side and one inside, along its middle.
-fn edge_strength(frame: &RgbaImage, l: &Layout) -> f32 {
-    let across = |a: [f32; 3], b: [f32; 3]| dist(&a, &b);
+/// How well a fresh deal's picture fits the cards `l` puts there: along the middle of the sides of
+/// the stock and of each pile's top card that have felt beyond them, the pixel just outside
+/// should be the felt and the first pixel inside should not (so an inner frame line of the art,
+/// which has card on both sides, scores nothing). `felt` is the picture's commonest colour.
+fn edge_strength(frame: &RgbaImage, l: &Layout, felt: &[f32; 3]) -> f32 {
+    // Outside, the nearer the felt the better; inside, anything clearly not felt will do (a dark
+    // outline as well as the paper beyond it, so the edge is not pulled onto the paper).
+    let step = |outside: [f32; 3], inside: [f32; 3]| {
+        dist(&inside, felt).min(NOT_FELT) - dist(&outside, felt)
+    };
     let mut total = 0.0;
-    let mut sides = |r: Rect| {
+    // The sides of a card with felt beyond them: a pile's top card has backs above it, and the
+    // stock has cards stacked above and left of its top one, so those sides count only for the
+    // first pile's one card (weighted as much as the other piles' tops together).
+    let mut sides = |r: Rect, above_and_left: bool, weight: f32| {
         let (x0, x1) = (r.x + r.w / 5, r.right() - r.w / 5);
         let (y0, y1) = (r.y + r.h / 5, r.bottom() - r.h / 5);
-        let n = ((x1 - x0) / 2).max(1) as f32;
-        let m = ((y1 - y0) / 2).max(1) as f32;
         for x in (x0..x1).step_by(2) {
-            total += across(pixel(frame, x, r.y - 2), pixel(frame, x, r.y + 1)) / n;
-            total += across(
-                pixel(frame, x, r.bottom() + 1),
-                pixel(frame, x, r.bottom() - 2),
-            ) / n;
+            if above_and_left {
+                total += weight * step(color(frame, x, r.y - 1), color(frame, x, r.y));
+            }
+            total += weight * step(color(frame, x, r.bottom()), color(frame, x, r.bottom() - 1));
         }
         for y in (y0..y1).step_by(2) {
-            total += across(column(frame, r.x - 2, y), column(frame, r.x + 1, y)) / m;
-            total += across(
-                column(frame, r.right() + 1, y),
-                column(frame, r.right() - 2, y),
-            ) / m;
+            if above_and_left {
+                total += weight * step(color(frame, r.x - 1, y), color(frame, r.x, y));
+            }
+            total += weight * step(color(frame, r.right(), y), color(frame, r.right() - 1, y));
         }
     };
-    sides(l.stock);
-    for i in 0..PILES {
-        sides(l.pile_card(i, i, i));
+    sides(l.stock, false, 1.0);
+    sides(l.pile_card(0, 0, 0), true, PILES as f32);
+    for i in 1..PILES {
+        sides(l.pile_card(i, i, i), false, 1.0);
     }
     total
 }
 
+/// The picture's commonest colour between its bars (at a fresh deal, the felt): each channel's
+/// median over a grid of pixels.
+fn felt_guess(frame: &RgbaImage, l: &Layout) -> [f32; 3] {
+    let (top, bottom) = (l.chrome.toolbar.bottom(), l.chrome.status.y);
+    let mut channels: [Vec<f32>; 3] = Default::default();
+    for y in (top..bottom).step_by(7) {
+        for x in (0..frame.width() as i32).step_by(7) {
+            let p = color(frame, x, y);
+            for c in 0..3 {
+                channels[c].push(p[c]);
+            }
+        }
+    }
+    std::array::from_fn(|c| {
+        let v = &mut channels[c];
+        v.sort_by(f32::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(0.0)
+    })
+}
+
 /// The colour of the pixel at (x, y).
-fn column(frame: &RgbaImage, x: i32, y: i32) -> [f32; 3] {
+fn color(frame: &RgbaImage, x: i32, y: i32) -> [f32; 3] {
     let px = x.clamp(0, frame.width() as i32 - 1) as u32;
     let py = y.clamp(0, frame.height() as i32 - 1) as u32;
     let p = frame.get_pixel(px, py).0;
@@ -192,8 +219,12 @@ impl Reader {
                 Layout::new(width, height, scale, aspect)
             })
         });
+        let felt = felt_guess(
+            frame,
+            &Layout::new(width, height, SCALES[0], matcher.aspect),
+        );
         let layout = candidates
-            .map(|l| (edge_strength(frame, &l), l))
+            .map(|l| (edge_strength(frame, &l, &felt), l))
             .max_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, l)| l)
             .expect("at least one candidate");
