@@ -75,3 +75,32 @@ impl Renderer {
         self.felt.clone().expect("felt")
     }
 }
+
+/// What every game's frame draws last, in this order: the cards in flight, the status line, the
+/// Undo board dialog when it is open and an interruption when one shows.
+pub fn draw_top_layers(
+    pm: &mut Pixmap,
+    faces: &Faces,
+    chrome: &chrome::Chrome,
+    flights: &[crate::table::harness::Flight],
+    status: &str,
+    dialog: bool,
+    interruption: Option<crate::table::interrupt::Interruption>,
+) {
+    for flight in flights {
+        let face = flight.card.map_or(faces.back(), |c| faces.card(c));
+        crate::table::paint::draw_pixmap(
+            pm,
+            face,
+            flight.x.round() as i32,
+            flight.y.round() as i32,
+        );
+    }
+    chrome::draw_status(pm, chrome, status);
+    if dialog {
+        chrome::draw_dialog(pm, chrome);
+    }
+    if let Some(kind) = interruption {
+        chrome::draw_interruption(pm, chrome, kind);
+    }
+}

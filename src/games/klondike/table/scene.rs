@@ -8,10 +8,10 @@ use crate::cards::{Card, Rank, Suit};
 use crate::games::klondike::rules::Table as Position;
 use crate::games::klondike::Draw;
 use crate::table::chrome::recycle_mark;
-use crate::table::chrome::{draw_dialog, draw_status, draw_toolbar, empty_pile, highlight};
+use crate::table::chrome::{draw_toolbar, empty_pile, highlight};
 use crate::table::harness::Flight;
 use crate::table::paint;
-use crate::table::render::Renderer;
+use crate::table::render::{draw_top_layers, Renderer};
 use image::RgbaImage;
 
 /// Cards picked up by a first click, waiting for the click that says where they go.
@@ -140,22 +140,15 @@ pub fn render(renderer: &mut Renderer, scene: &Scene, layout: &Layout) -> RgbaIm
             highlight(&mut pm, r, &layout.chrome);
         }
     }
-    for flight in &scene.flights {
-        let face = flight.card.map_or(faces.back(), |c| faces.card(c));
-        paint::draw_pixmap(
-            &mut pm,
-            face,
-            flight.x.round() as i32,
-            flight.y.round() as i32,
-        );
-    }
-    draw_status(&mut pm, &layout.chrome, &scene.status);
-    if scene.dialog {
-        draw_dialog(&mut pm, &layout.chrome);
-    }
-    if let Some(kind) = scene.interruption {
-        crate::table::chrome::draw_interruption(&mut pm, &layout.chrome, kind);
-    }
+    draw_top_layers(
+        &mut pm,
+        faces,
+        &layout.chrome,
+        &scene.flights,
+        &scene.status,
+        scene.dialog,
+        scene.interruption,
+    );
     RgbaImage::from_raw(layout.width, layout.height, pm.take()).expect("image size")
 }
 

@@ -5,10 +5,10 @@ use crate::cards::Card;
 use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
 use crate::games::pyramid::state::{State, MAX_RECYCLES};
 use crate::games::pyramid::table::layout::Layout;
-use crate::table::chrome::{self, draw_dialog, draw_status, draw_toolbar, empty_pile, highlight};
+use crate::table::chrome::{self, draw_toolbar, empty_pile, highlight};
 use crate::table::harness::Flight;
 use crate::table::paint;
-use crate::table::render::Renderer;
+use crate::table::render::{draw_top_layers, Renderer};
 use image::RgbaImage;
 use resvg::tiny_skia::Pixmap;
 
@@ -147,26 +147,15 @@ impl Renderer {
             None => empty_pile(&mut pm, waste, &layout.chrome),
         }
 
-        for flight in &scene.flights {
-            let face = match flight.card {
-                Some(card) => faces.card(card),
-                None => faces.back(),
-            };
-            paint::draw_pixmap(
-                &mut pm,
-                face,
-                flight.x.round() as i32,
-                flight.y.round() as i32,
-            );
-        }
-
-        draw_status(&mut pm, &layout.chrome, &scene.status);
-        if scene.dialog {
-            draw_dialog(&mut pm, &layout.chrome);
-        }
-        if let Some(kind) = scene.interruption {
-            crate::table::chrome::draw_interruption(&mut pm, &layout.chrome, kind);
-        }
+        draw_top_layers(
+            &mut pm,
+            faces,
+            &layout.chrome,
+            &scene.flights,
+            &scene.status,
+            scene.dialog,
+            scene.interruption,
+        );
         pm
     }
 }

@@ -6,10 +6,10 @@ use super::layout::Layout;
 use crate::cards::Card;
 use crate::games::tripeaks::state::State;
 use crate::games::tripeaks::tableau::TABLEAU;
-use crate::table::chrome::{draw_dialog, draw_status, draw_toolbar, empty_pile};
+use crate::table::chrome::{draw_toolbar, empty_pile};
 use crate::table::harness::Flight;
 use crate::table::paint;
-use crate::table::render::Renderer;
+use crate::table::render::{draw_top_layers, Renderer};
 use image::RgbaImage;
 
 /// One frame's content.
@@ -82,21 +82,14 @@ pub fn render(renderer: &mut Renderer, scene: &Scene, layout: &Layout) -> RgbaIm
         Some(card) => paint::draw_pixmap(&mut pm, faces.card(card), layout.waste.x, layout.waste.y),
         None => empty_pile(&mut pm, layout.waste, &layout.chrome),
     }
-    for flight in &scene.flights {
-        let face = flight.card.map_or(faces.back(), |c| faces.card(c));
-        paint::draw_pixmap(
-            &mut pm,
-            face,
-            flight.x.round() as i32,
-            flight.y.round() as i32,
-        );
-    }
-    draw_status(&mut pm, &layout.chrome, &scene.status);
-    if scene.dialog {
-        draw_dialog(&mut pm, &layout.chrome);
-    }
-    if let Some(kind) = scene.interruption {
-        crate::table::chrome::draw_interruption(&mut pm, &layout.chrome, kind);
-    }
+    draw_top_layers(
+        &mut pm,
+        faces,
+        &layout.chrome,
+        &scene.flights,
+        &scene.status,
+        scene.dialog,
+        scene.interruption,
+    );
     RgbaImage::from_raw(layout.width, layout.height, pm.take()).expect("image size")
 }
