@@ -12,7 +12,7 @@ use crate::agent::io::World;
 use crate::agent::report::{Cards, Report, Watch};
 use crate::cards::{Card, Deck};
 use crate::games::pyramid::vision::profile::Profile;
-use crate::games::{parse_each, Answer, Deal, Game, Picture};
+use crate::games::{parse_step_list, Answer, Deal, Game, Picture};
 use crate::table::harness::{deal_label, Faults};
 use crate::table::render::Renderer;
 use crate::table::window::TableView;
@@ -73,16 +73,7 @@ the top"
         Box::new(View::new(table, renderer, scale))
     }
     fn render(&self, renderer: &mut Renderer, picture: &Picture) -> Result<RgbaImage, String> {
-        let steps = parse_each(
-            &picture
-                .after
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(String::from)
-                .collect::<Vec<_>>(),
-            |s| s.parse::<Step>(),
-        )?;
+        let steps = parse_step_list::<Step>(picture.after)?;
         let mut position = Position::deal(&KlondikeDeck(picture.deal.deck.clone()), self.draw);
         for (i, step) in steps.iter().enumerate() {
             position
