@@ -223,6 +223,8 @@ played out (met or not), 3 when play stopped, 2 on bad input. Moving the mouse s
         /// the goal is met
         #[arg(long, value_name = "D", default_value_t = 1)]
         deals: u32,
+        #[command(flatten)]
+        klondike: KlondikeOptions,
     },
     /// List the template sets that can be used by name (saved by calibration in the data folder,
     /// then those shipped in templates/), or remove a saved one
@@ -363,16 +365,16 @@ columns of one suit, saved as a picture (DIR/groups.png) and listed; then you ty
 /// Which game.
 #[derive(clap::Args)]
 struct GameArg {
-    /// The game: pyramid or tripeaks; klondike (solve, bench, deal, and its table: table and
-    /// render); peg (peg solitaire), spider and triple-klondike for solve and bench only (and
-    /// their deal: triple-klondike's seeds are the contest's deals 1-100)
+    /// The game: pyramid, tripeaks or klondike (klondike is not in the panel yet); peg (peg
+    /// solitaire), spider and triple-klondike for solve and bench only (and their deal:
+    /// triple-klondike's seeds are the contest's deals 1-100)
     #[arg(long, value_name = "NAME", default_value = "pyramid", value_parser = solitaire_agent::games::choose)]
     game: Chosen,
 }
 
 impl GameArg {
-    /// The game whose practice table `table` and `render` show: a card game the agent plays, or
-    /// Klondike (with its draw, 1 unless given).
+    /// The game whose practice table `table`, `render` and `play` use: a card game with a table
+    /// (Klondike with its draw, 1 unless given).
     fn with_table(
         &self,
         draw: Option<solitaire_agent::games::klondike::Draw>,
@@ -397,10 +399,10 @@ no deal, practice table or agent",
                 "Spider is solved only (solve, deal and bench --game spider): it has no practice \
 table or agent yet",
             )),
-            Chosen::Klondike => Err(cli::Failure::input(format!(
-                "{} (solve, deal and bench --game klondike solve its deals)",
-                solitaire_agent::games::klondike::game::NO_AGENT
-            ))),
+            Chosen::Klondike => Err(cli::Failure::input(
+                "the panel does not show Klondike yet: play it with `play --game klondike` \
+(--sim or --window) or by hand on `table --game klondike`",
+            )),
             Chosen::TripleKlondike => Err(cli::Failure::input(
                 "Triple Klondike is solved only (solve, deal and bench --game triple-klondike): \
 it has no practice table or agent",
@@ -436,8 +438,8 @@ impl SpiderOptions {
 /// Klondike's option.
 #[derive(clap::Args)]
 struct KlondikeOptions {
-    /// Klondike's draw: 1 or 3 cards turned from the stock at a time (solve, table and render: 1
-    /// unless given; bench: each of 1 and 3 unless given)
+    /// Klondike's draw: 1 or 3 cards turned from the stock at a time (solve, table, render and
+    /// play: 1 unless given; bench: each of 1 and 3 unless given)
     #[arg(long, value_name = "N", value_parser = solitaire_agent::games::klondike::Draw::parse)]
     draw: Option<solitaire_agent::games::klondike::Draw>,
 }
@@ -754,9 +756,10 @@ its goal is to win the deal",
             json,
             goal,
             deals,
+            klondike,
         }) => table_faults(&faults).and_then(|faults| {
             cli::play::run(cli::play::PlayArgs {
-                game: game.cards()?,
+                game: game.with_table(klondike.draw)?,
                 window,
                 sim,
                 seed: deal.seed,

@@ -8,6 +8,7 @@ use super::solver::{self, Budget};
 use super::table::scene::{status_line, Scene, Selection};
 use super::table::{self, game::Table, game::View, layout::Layout, scene::render};
 use super::{rules, Draw, KlondikeDeck, Step};
+use crate::agent::hands::Options;
 use crate::agent::io::World;
 use crate::agent::report::{Cards, Report, Watch};
 use crate::cards::{Card, Deck};
@@ -93,18 +94,23 @@ the top"
     }
     fn play(
         &self,
-        _world: &mut dyn World,
-        _cards: Cards,
+        world: &mut dyn World,
+        cards: Cards,
         _profile: Profile,
-        _watch: &mut dyn Watch,
+        watch: &mut dyn Watch,
     ) -> Report {
-        Report::stopped(NO_AGENT)
+        match cards {
+            Cards::Templates(matcher) => {
+                super::agent::play(world, matcher, self.draw, Options::default(), watch)
+            }
+            // Calibration reads Pyramid's table; Klondike's cards are the same pictures.
+            Cards::CalibrateFrom(..) | Cards::CalibrateGuided(..) => Report::stopped(
+                "Klondike plays with a template set made on Pyramid's table (the same card art): \
+calibrate there, then give --templates NAME",
+            ),
+        }
     }
 }
-
-/// Why `play --game klondike` stops before it starts.
-pub const NO_AGENT: &str = "the agent does not play Klondike yet: its practice table is played by \
-hand (table --game klondike)";
 
 /// `--select CARD`: the face-up card picked up, with the cards on it (a card on the waste's or a
 /// foundation's top, or face up in a pile).

@@ -10,8 +10,11 @@
 //! (`Recycle`). Foundations build up by suit from the ace, and a foundation's top card may come
 //! back down onto a pile. The game is won when all 52 cards are on the foundations.
 
+pub mod agent;
 pub mod deck;
 pub mod game;
+pub mod known;
+pub mod learn;
 pub mod rules;
 pub mod solver;
 pub mod state;

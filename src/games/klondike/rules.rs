@@ -33,7 +33,7 @@ pub struct Table {
 }
 
 /// Whether `card` may go onto a pile whose top card is `top` (`None`: an empty pile).
-fn fits(card: Card, top: Option<Card>) -> bool {
+pub fn fits(card: Card, top: Option<Card>) -> bool {
     match top {
         None => card.is_king(),
         Some(top) => top.suit.is_red() != card.suit.is_red() && top.value() == card.value() + 1,

@@ -21,6 +21,7 @@
 
 use super::table::layout::Layout;
 use super::PILES;
+use crate::agent::report::Mark;
 use crate::cards::Card;
 use crate::table::rect::Rect;
 use crate::vision::backs::Backs;
@@ -143,6 +144,42 @@ impl Board {
             }
         }
         out
+    }
+}
+
+impl Board {
+    /// What was read at each place, where it lies in `l`, for the watcher: each face (a covered
+    /// one by the strip it shows), a back for each face-down card and the stock, the waste's top
+    /// and the foundations.
+    pub fn marks(&self, l: &Layout) -> Vec<Mark> {
+        let back = |rect: Rect| Mark {
+            rect,
+            text: "back".into(),
+            confidence: 1.0,
+        };
+        let mut marks = Vec::new();
+        for (i, pile) in self.piles.iter().enumerate() {
+            for k in 0..pile.down {
+                let r = l.pile_card(i, k, pile.down);
+                marks.push(back(Rect::new(r.x, r.y, r.w, l.down_step)));
+            }
+            for (k, seen) in pile.up.iter().enumerate() {
+                let mut r = l.pile_card(i, pile.down + k, pile.down);
+                if k + 1 < pile.up.len() {
+                    r.h = l.up_step;
+                }
+                marks.extend(Mark::of_seen(r, *seen));
+            }
+        }
+        if self.stock {
+            marks.push(back(l.stock));
+        }
+        let waste = l.waste_card(self.waste_shown.saturating_sub(1));
+        marks.extend(Mark::of_seen(waste, self.waste));
+        for (r, seen) in l.foundations.iter().zip(&self.foundations) {
+            marks.extend(Mark::of_seen(*r, *seen));
+        }
+        marks
     }
 }
 

@@ -1,0 +1,106 @@
+//! What the agent plays next to see the Klondike cards it has not seen: the face-down cards,
+//! and with Draw 3 the stock cards under each turned three.
+//!
+//! From where the table is, the shortest line that shows an unseen card (`known::uncover`). When
+//! there is none, the agent goes back: from the latest earlier position of the steps played where
+//! a line shows an unseen card, with all it has learnt since (Undo, step by step, as a player
+//! would). Every line shows a card not seen before, so this ends: with every card seen (the deal
+//! is then solved with all its cards known), or with no line from any position played that shows
+//! one within the search's budget (the cards left unseen may never show: the deal may be lost).
+
+use super::known::{uncover, Known, UNCOVER_BUDGET};
+use super::Step;
+
+/// Positions looked at from each earlier position when going back: most positions that lead
+/// nowhere new lead nowhere fast.
+pub const BACK_BUDGET: usize = 20_000;
+
+/// What to do next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Every card has been seen (or the game is won).
+    Seen,
+    /// Undo steps until `keep` steps from the deal are left, then play `line`.
+    Play { keep: usize, line: Vec<Step> },
+    /// No line from any position played shows an unseen card.
+    Stuck,
+}
+
+/// The next line to play, from the position `played` reaches (or one it passed through).
+pub fn next(known: &Known, played: &[Step]) -> Result<Next, String> {
+    let here = known.position(played)?;
+    if known.is_complete() || here.is_won() {
+        return Ok(Next::Seen);
+    }
+    if let Some(line) = uncover(known, &here, UNCOVER_BUDGET) {
+        return Ok(Next::Play {
+            keep: played.len(),
+            line,
+        });
+    }
+    for keep in (0..played.len()).rev() {
+        let earlier = known.position(&played[..keep])?;
+        if let Some(line) = uncover(known, &earlier, BACK_BUDGET) {
+            return Ok(Next::Play { keep, line });
+        }
+    }
+    Ok(Next::Stuck)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::known::Place;
+    use super::super::rules::Table;
+    use super::super::{Draw, KlondikeDeck, PILES};
+    use super::*;
+    use crate::cards::Card;
+
+    /// Learns a deal as the agent does, with the deal's own cards as what it reads: the cards
+    /// seen, and the steps played (undone ones included).
+    fn learn(deck: &KlondikeDeck, draw: Draw) -> (Known, usize) {
+        let mut known = Known::new(draw);
+        let tops: Vec<(Place, Card)> = (0..PILES)
+            .map(|i| (Place::Pile(i), deck.pile(i)[i]))
+            .collect();
+        known.learn(&known.position(&[]).unwrap(), &tops).unwrap();
+        let mut played: Vec<Step> = Vec::new();
+        let mut clicks = 0;
+        while let Next::Play { keep, line } = next(&known, &played).unwrap() {
+            clicks += played.len() - keep;
+            played.truncate(keep);
+            let mut table = known.position(&played).unwrap();
+            for step in line {
+                table.play(step).unwrap();
+                played.push(step);
+                clicks += 1;
+                let places = known.unseen_showing(&table);
+                if !places.is_empty() {
+                    let mut real = Table::deal(deck, draw);
+                    for &s in &played {
+                        real.play(s).expect("a line legal in the deal itself");
+                    }
+                    let read: Vec<(Place, Card)> = places
+                        .into_iter()
+                        .map(|place| match place {
+                            Place::Pile(i) => (place, *real.piles[i].cards.last().unwrap()),
+                            Place::Waste => (place, *real.waste.last().unwrap()),
+                        })
+                        .collect();
+                    known.learn(&table, &read).unwrap();
+                    break;
+                }
+            }
+        }
+        (known, clicks)
+    }
+
+    #[test]
+    fn every_card_of_a_winnable_deal_is_seen_by_lines_legal_in_the_deal() {
+        for draw in [Draw::One, Draw::Three] {
+            let deck = KlondikeDeck::shuffled(if draw == Draw::One { 4 } else { 5 });
+            let (known, _) = learn(&deck, draw);
+            assert!(known.is_complete(), "{draw:?}: {} seen", known.count());
+            assert_eq!(known.deck(), &deck);
+        }
+    }
+}
