@@ -13,7 +13,7 @@
 
 use super::rules::{fits, Table};
 use super::{Draw, KlondikeDeck, Step, PILES};
-use crate::cards::{Card, Deck, Rank, Suit};
+use crate::cards::{Card, Deck, Rank, SplitMix64, Suit};
 use std::collections::{HashSet, VecDeque};
 
 /// Positions `uncover` looks at, at most, before it gives up.
@@ -82,11 +82,27 @@ impl Known {
 
     /// Fills the places not yet seen with the cards not yet seen, lowest first.
     fn fill(&mut self) {
-        let mut unseen = (0..52).filter(|&c| !self.seen[c]).map(Card::from_index);
+        self.deck = self.guess(None);
+    }
+
+    /// A whole deck with the cards seen in their places and the others in the places not yet
+    /// seen: lowest first, or shuffled by `seed`.
+    pub fn guess(&self, seed: Option<u64>) -> KlondikeDeck {
+        let mut unseen: Vec<Card> = (0..52)
+            .filter(|&c| !self.seen[c])
+            .map(Card::from_index)
+            .collect();
+        if let Some(seed) = seed {
+            let mut rng = SplitMix64(seed);
+            for i in (1..unseen.len()).rev() {
+                unseen.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+            }
+        }
+        let mut unseen = unseen.into_iter();
         let cards: [Card; 52] = std::array::from_fn(|slot| {
             self.learnt[slot].unwrap_or_else(|| unseen.next().expect("as many cards as places"))
         });
-        self.deck = KlondikeDeck(Deck(cards));
+        KlondikeDeck(Deck(cards))
     }
 
     /// The position the steps reach from the deal.

@@ -9,6 +9,8 @@
 //! one within the search's budget (the cards left unseen may never show: the deal may be lost).
 
 use super::known::{uncover, Known, UNCOVER_BUDGET};
+use super::rules::Table;
+use super::solver::{solve, Budget};
 use super::Step;
 
 /// Positions looked at from each earlier position when going back: most positions that lead
@@ -25,6 +27,16 @@ pub enum Next {
     /// No line from any position played shows an unseen card.
     Stuck,
 }
+
+/// Whole decks tried with the solver when no line from the positions played shows an unseen card.
+pub const GUESSES: u64 = 4;
+
+/// How far the solver looks on each of them.
+const GUESS_BUDGET: Budget = Budget {
+    shortest: 20_000,
+    line: 0,
+    decide: 300_000,
+};
 
 /// The next line to play, from the position `played` reaches (or one it passed through).
 pub fn next(known: &Known, played: &[Step]) -> Result<Next, String> {
@@ -44,13 +56,40 @@ pub fn next(known: &Known, played: &[Step]) -> Result<Next, String> {
             return Ok(Next::Play { keep, line });
         }
     }
-    Ok(Next::Stuck)
+    Ok(guided(known, played).unwrap_or(Next::Stuck))
+}
+
+/// A line from a winning line of a whole deck that agrees with every card seen (the solver's, on
+/// `GUESSES` guesses at the cards not seen): a line that wins must turn every card up, and until
+/// it turns up one not seen it moves only cards seen, so up to there it can be played on the
+/// real table. From the last position `played` shares with it.
+fn guided(known: &Known, played: &[Step]) -> Option<Next> {
+    for seed in 0..GUESSES {
+        let deck = known.guess(Some(seed));
+        let Some(win) = solve(&deck, known.draw, GUESS_BUDGET).steps else {
+            continue;
+        };
+        let mut table = Table::deal(&deck, known.draw);
+        let shows = win.iter().position(|&step| {
+            table.play(step).is_ok() && !known.unseen_showing(&table).is_empty()
+        })?;
+        let keep = played
+            .iter()
+            .zip(&win)
+            .take_while(|(a, b)| a == b)
+            .count()
+            .min(shows);
+        return Some(Next::Play {
+            keep,
+            line: win[keep..=shows].to_vec(),
+        });
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::known::Place;
-    use super::super::rules::Table;
     use super::super::{Draw, KlondikeDeck, PILES};
     use super::*;
     use crate::cards::Card;
@@ -101,6 +140,31 @@ mod tests {
             let (known, _) = learn(&deck, draw);
             assert!(known.is_complete(), "{draw:?}: {} seen", known.count());
             assert_eq!(known.deck(), &deck);
+        }
+    }
+
+    #[test]
+    #[ignore]
+    fn learning_stats() {
+        let seeds: u64 = std::env::var("KL_SEEDS").map_or(40, |s| s.parse().unwrap());
+        for draw in [Draw::One, Draw::Three] {
+            let (mut all, mut n) = (0, 0);
+            let t0 = std::time::Instant::now();
+            for seed in 1..=seeds {
+                let deck = KlondikeDeck::shuffled(seed);
+                let t = std::time::Instant::now();
+                let (known, steps) = learn(&deck, draw);
+                n += 1;
+                if known.is_complete() {
+                    all += 1;
+                }
+                eprintln!(
+                    "{draw:?} seed {seed}: {} seen, {steps} steps, {:?}",
+                    known.count(),
+                    t.elapsed()
+                );
+            }
+            eprintln!("{draw:?}: {all} of {n} complete, {:?}", t0.elapsed());
         }
     }
 }
