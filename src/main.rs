@@ -84,6 +84,11 @@ The answer is a solution (not the shortest), proof of none, or undecided (\"deci
         spider: SpiderOptions,
         #[command(flatten)]
         klondike: KlondikeOptions,
+        /// Klondike: time the agent's learning instead (what it plays to see the face-down cards
+        /// of seeded deals, with the deal's own cards as what it reads), and whether each deal was
+        /// then seen whole
+        #[arg(long)]
+        learn: bool,
     },
     /// Time the agent on the practice table's real window: N seeded deals, each opened with
     /// `table` and played with `play --window`, as a table of reveal and play time against the
@@ -886,7 +891,19 @@ its goal is to win the deal",
             goal,
             spider,
             klondike,
+            learn,
         }) => match game.game {
+            Chosen::Klondike if learn && (goal != "board" || !files.is_empty() || spider.given()) => {
+                Err(cli::Failure::input(
+                    "bench --game klondike --learn plays seeded deals (--seeds N, --draw): it takes no goal or files",
+                ))
+            }
+            Chosen::Klondike if learn => {
+                cli::klondike::bench_learn(seeds.unwrap_or(100), klondike.draw, threads(t))
+            }
+            _ if learn => Err(cli::Failure::input(
+                "--learn is Klondike's (the agent's learning of face-down cards): add --game klondike",
+            )),
             Chosen::TripleKlondike
                 if goal != "board"
                     || !files.is_empty()

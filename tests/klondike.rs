@@ -193,5 +193,8 @@ fn the_command_line_prints_the_contract_and_refuses_bad_input() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    let out = bin().args(["bench", "--learn"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--learn is Klondike's"));
     std::fs::remove_dir_all(&dir).ok();
 }

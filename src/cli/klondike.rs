@@ -172,3 +172,84 @@ fn judge(s: &Solved) -> (Outcome, usize, f64) {
     let how = Outcome::of(s.steps.is_some(), s.answer.decided);
     (how, s.steps.as_ref().map_or(0, Vec::len), s.answer.millis)
 }
+
+/// `bench --game klondike --learn`: the agent's learning (`learn::rehearse`) on seeded deals
+/// 1..=N, for Draw 1 and Draw 3 (or the one given), on `threads` threads, in a table: deals seen
+/// whole (and then won, or proved unwinnable, by the solver), deals given up (and of those, the
+/// ones the solver proves unwinnable with every card known), steps played and undone, planning
+/// time.
+pub fn bench_learn(seeds: u64, draw: Option<Draw>, threads: usize) -> CliResult {
+    use crate::games::klondike::learn::rehearse;
+    use rayon::prelude::*;
+    let chosen: Vec<Draw> = match draw {
+        Some(d) => vec![d],
+        None => vec![Draw::One, Draw::Three],
+    };
+    println!("Klondike agent's learning: seeded deals 1-{seeds} (deal --game klondike --seed N) played as the agent plays them to see their face-down cards, with the deal's cards as what it reads; the solver's default budgets after; {threads} threads");
+    println!();
+    println!("| draw | deals | seen whole | then won | then unwinnable | given up | given up, unwinnable | mean steps | mean undone | mean ms | worst ms |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    let began = Instant::now();
+    let mut failures = Vec::new();
+    for draw in chosen {
+        let rows: Vec<_> = pool.install(|| {
+            (1..=seeds)
+                .into_par_iter()
+                .map(|seed| {
+                    let deck = KlondikeDeck::shuffled(seed);
+                    let r = rehearse(&deck, draw);
+                    let answer = solver::solve(&deck, draw, Budget::default());
+                    (seed, r, answer)
+                })
+                .collect()
+        });
+        let (mut whole, mut won, mut lost, mut given_up, mut given_up_lost) = (0, 0, 0, 0, 0);
+        let (mut steps, mut undone, mut millis) = (0, 0, Vec::new());
+        for (seed, r, answer) in rows {
+            let r = match r {
+                Ok(r) => r,
+                Err(why) => {
+                    failures.push(format!("draw {} seed {seed}: {why}", draw.count()));
+                    continue;
+                }
+            };
+            let unwinnable = answer.decided && answer.steps.is_none();
+            if r.seen == 52 {
+                whole += 1;
+                won += usize::from(answer.steps.is_some());
+                lost += usize::from(unwinnable);
+            } else {
+                given_up += 1;
+                given_up_lost += usize::from(unwinnable);
+            }
+            steps += r.steps;
+            undone += r.undone;
+            millis.push(r.millis);
+        }
+        let n = millis.len().max(1) as f64;
+        let stats = Stats::of(&millis);
+        println!(
+            "| {} | {seeds} | {whole} | {won} | {lost} | {given_up} | {given_up_lost} | {:.1} | {:.1} | {:.0} | {:.0} |",
+            draw.count(),
+            steps as f64 / n,
+            undone as f64 / n,
+            stats.mean,
+            stats.max
+        );
+        let _ = std::io::stdout().flush();
+    }
+    println!();
+    println!("wall {:.1} s", began.elapsed().as_secs_f64());
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(super::Failure {
+            message: format!("lines not legal in the deal:\n{}", failures.join("\n")),
+            status: 1,
+        })
+    }
+}

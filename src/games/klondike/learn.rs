@@ -1,21 +1,32 @@
 //! What the agent plays next to see the Klondike cards it has not seen: the face-down cards,
-//! and with Draw 3 the stock cards under each turned three.
+//! and with Draw 3 the stock cards under each turned three. In order:
 //!
-//! From where the table is, the shortest line that shows an unseen card (`known::uncover`). When
-//! there is none, the agent goes back: from the latest earlier position of the steps played where
-//! a line shows an unseen card, with all it has learnt since (Undo, step by step, as a player
-//! would). Every line shows a card not seen before, so this ends: with every card seen (the deal
-//! is then solved with all its cards known), or with no line from any position played that shows
-//! one within the search's budget (the cards left unseen may never show: the deal may be lost).
+//! 1. From where the table is, the shortest line that shows an unseen card (`known::uncover`).
+//! 2. From one of the last `NEAR` positions played, such a line, with all learnt since (the
+//!    latest first; reached with Undo, step by step, as a player would).
+//! 3. The solver's winning line on a whole deck that agrees with every card seen (`guided`), from
+//!    the last position the steps played share with it (Undo, or Undo board) up to the first
+//!    card it turns up that was not seen.
+//! 4. From the positions played further back, as in 2.
+//!
+//! Every line shows a card not seen before, so this ends: with every card seen (the deal is then
+//! solved with all its cards known), or with no line found (the cards left unseen may never show:
+//! the deal may be lost). `rehearse` plays it all on a deal whose cards are known, for the tests
+//! and `bench --game klondike --learn`.
 
-use super::known::{uncover, Known, UNCOVER_BUDGET};
+use super::known::{uncover, Known, Place, UNCOVER_BUDGET};
 use super::rules::Table;
 use super::solver::{solve, Budget};
-use super::Step;
+use super::{Draw, KlondikeDeck, Step, PILES};
+use crate::cards::Card;
+use std::time::Instant;
 
 /// Positions looked at from each earlier position when going back: most positions that lead
 /// nowhere new lead nowhere fast.
 pub const BACK_BUDGET: usize = 20_000;
+
+/// Earlier positions looked at before the solver is asked (further back, after it).
+pub const NEAR: usize = 20;
 
 /// What to do next.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,13 +61,21 @@ pub fn next(known: &Known, played: &[Step]) -> Result<Next, String> {
             line,
         });
     }
-    for keep in (0..played.len()).rev() {
-        let earlier = known.position(&played[..keep])?;
-        if let Some(line) = uncover(known, &earlier, BACK_BUDGET) {
+    let near = played.len().saturating_sub(NEAR);
+    for keep in (near..played.len()).rev() {
+        if let Some(line) = uncover(known, &known.position(&played[..keep])?, BACK_BUDGET) {
             return Ok(Next::Play { keep, line });
         }
     }
-    Ok(guided(known, played).unwrap_or(Next::Stuck))
+    if let Some(next) = guided(known, played) {
+        return Ok(next);
+    }
+    for keep in (0..near).rev() {
+        if let Some(line) = uncover(known, &known.position(&played[..keep])?, BACK_BUDGET) {
+            return Ok(Next::Play { keep, line });
+        }
+    }
+    Ok(Next::Stuck)
 }
 
 /// A line from a winning line of a whole deck that agrees with every card seen (the solver's, on
@@ -87,84 +106,77 @@ fn guided(known: &Known, played: &[Step]) -> Option<Next> {
     None
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::known::Place;
-    use super::super::{Draw, KlondikeDeck, PILES};
-    use super::*;
-    use crate::cards::Card;
+/// How the agent's learning goes on a deal whose cards are known (`rehearse`).
+#[derive(Clone, Debug)]
+pub struct Rehearsal {
+    /// Cards seen at the end (52: the deal seen whole).
+    pub seen: usize,
+    /// Steps played, and steps undone (Undo, or Undo board as many).
+    pub steps: usize,
+    pub undone: usize,
+    /// Time spent planning.
+    pub millis: f64,
+}
 
-    /// Learns a deal as the agent does, with the deal's own cards as what it reads: the cards
-    /// seen, and the steps played (undone ones included).
-    fn learn(deck: &KlondikeDeck, draw: Draw) -> (Known, usize) {
-        let mut known = Known::new(draw);
-        let tops: Vec<(Place, Card)> = (0..PILES)
-            .map(|i| (Place::Pile(i), deck.pile(i)[i]))
-            .collect();
-        known.learn(&known.position(&[]).unwrap(), &tops).unwrap();
-        let mut played: Vec<Step> = Vec::new();
-        let mut clicks = 0;
-        while let Next::Play { keep, line } = next(&known, &played).unwrap() {
-            clicks += played.len() - keep;
-            played.truncate(keep);
-            let mut table = known.position(&played).unwrap();
-            for step in line {
-                table.play(step).unwrap();
-                played.push(step);
-                clicks += 1;
-                let places = known.unseen_showing(&table);
-                if !places.is_empty() {
-                    let mut real = Table::deal(deck, draw);
-                    for &s in &played {
-                        real.play(s).expect("a line legal in the deal itself");
-                    }
-                    let read: Vec<(Place, Card)> = places
-                        .into_iter()
-                        .map(|place| match place {
-                            Place::Pile(i) => (place, *real.piles[i].cards.last().unwrap()),
-                            Place::Waste => (place, *real.waste.last().unwrap()),
-                        })
-                        .collect();
-                    known.learn(&table, &read).unwrap();
-                    break;
-                }
+/// Plays the agent's learning on `deck` without a table: its lines are played on the rules'
+/// table of the deal itself (where each must be legal), and what shows is what it would read.
+pub fn rehearse(deck: &KlondikeDeck, draw: Draw) -> Result<Rehearsal, String> {
+    let began = Instant::now();
+    let mut known = Known::new(draw);
+    let tops: Vec<(Place, Card)> = (0..PILES)
+        .map(|i| (Place::Pile(i), deck.pile(i)[i]))
+        .collect();
+    known.learn(&known.position(&[])?, &tops)?;
+    let (mut played, mut steps, mut undone) = (Vec::new(), 0, 0);
+    while let Next::Play { keep, line } = next(&known, &played)? {
+        undone += played.len() - keep;
+        played.truncate(keep);
+        let mut table = known.position(&played)?;
+        let mut real = Table::deal(deck, draw);
+        for &step in &played {
+            real.play(step)?;
+        }
+        for step in line {
+            table.play(step)?;
+            real.play(step)
+                .map_err(|why| format!("{step} is not legal in the deal: {why}"))?;
+            played.push(step);
+            steps += 1;
+            let read: Vec<(Place, Card)> = known
+                .unseen_showing(&table)
+                .into_iter()
+                .map(|place| match place {
+                    Place::Pile(i) => (place, real.piles[i].cards[real.piles[i].cards.len() - 1]),
+                    Place::Waste => (place, real.waste[real.waste.len() - 1]),
+                })
+                .collect();
+            if !read.is_empty() {
+                known.learn(&table, &read)?;
+                break;
             }
         }
-        (known, clicks)
     }
+    if known.is_complete() && known.deck() != deck {
+        return Err("the deck learnt is not the deal".into());
+    }
+    Ok(Rehearsal {
+        seen: known.count(),
+        steps,
+        undone,
+        millis: began.elapsed().as_secs_f64() * 1000.0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     #[test]
     fn every_card_of_a_winnable_deal_is_seen_by_lines_legal_in_the_deal() {
-        for draw in [Draw::One, Draw::Three] {
-            let deck = KlondikeDeck::shuffled(if draw == Draw::One { 4 } else { 5 });
-            let (known, _) = learn(&deck, draw);
-            assert!(known.is_complete(), "{draw:?}: {} seen", known.count());
-            assert_eq!(known.deck(), &deck);
-        }
-    }
-
-    #[test]
-    #[ignore]
-    fn learning_stats() {
-        let seeds: u64 = std::env::var("KL_SEEDS").map_or(40, |s| s.parse().unwrap());
-        for draw in [Draw::One, Draw::Three] {
-            let (mut all, mut n) = (0, 0);
-            let t0 = std::time::Instant::now();
-            for seed in 1..=seeds {
-                let deck = KlondikeDeck::shuffled(seed);
-                let t = std::time::Instant::now();
-                let (known, steps) = learn(&deck, draw);
-                n += 1;
-                if known.is_complete() {
-                    all += 1;
-                }
-                eprintln!(
-                    "{draw:?} seed {seed}: {} seen, {steps} steps, {:?}",
-                    known.count(),
-                    t.elapsed()
-                );
-            }
-            eprintln!("{draw:?}: {all} of {n} complete, {:?}", t0.elapsed());
+        for (seed, draw) in [(4, Draw::One), (5, Draw::Three)] {
+            let r = rehearse(&KlondikeDeck::shuffled(seed), draw).unwrap();
+            assert_eq!(r.seen, 52, "{draw:?}");
+            assert!(r.steps >= 21, "{r:?}");
         }
     }
 }
