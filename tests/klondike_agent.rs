@@ -1,9 +1,12 @@
 //! The agent plays Klondike in-process against the practice table: a Draw 1 deal learnt card by
 //! card and then won by the solver's line through dropped clicks, lag and an interruption; a
 //! Draw 3 deal where it must Undo back to turn every card up; a deal that cannot be won, given up
-//! with the cards that never showed; a game in progress refused; and `play --game klondike
-//! --sim` from the command line. Every line is checked through the table's event log and
-//! replayed by the rules, apart from the solver.
+//! with the cards that never showed; a game in progress refused; `play --game klondike --sim`
+//! from the command line; and under Xvfb, `play --window` on the real table window with templates
+//! made on Pyramid's table. Every line is checked through the table's event log and replayed by
+//! the rules, apart from the solver.
+
+mod common;
 
 use image::RgbaImage;
 use solitaire_agent::agent::report::{Cards, Mark, Outcome, Report, Watch};
@@ -180,4 +183,46 @@ fn play_from_the_command_line_wins_a_draw_three_deal() {
     let report: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(report["result"], "cleared", "{report}");
     assert!(report["steps"].as_u64().unwrap() > 0);
+}
+
+/// The real window: `play --game klondike --window` with templates made on Pyramid's table.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_agent_wins_a_deal_on_the_real_window() {
+    use common::desktop::{assert_clean_log, wait_for, Desktop};
+    use solitaire_agent::platform::window;
+    let dir = std::env::temp_dir().join(format!("klondike-agent-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let set = dir.join("templates");
+    let mut r = Renderer::new(Theme::built_in());
+    calibrate_rendered_at(&mut r, &Deck::shuffled(1000), (1440, 900), 1.0)
+        .unwrap()
+        .save(&set)
+        .unwrap();
+    let mut desktop = Desktop::start(1280, 800);
+    desktop.enter();
+    let log = dir.join("table.jsonl");
+    let mut table = desktop.command(env!("CARGO_BIN_EXE_solitaire-agent"));
+    table
+        .args(["table", "--game", "klondike", "--draw", "3", "--seed", "5"])
+        .args(["--size", "1100x720", "--animation-ms", "60"]);
+    desktop.spawn_table(table, &log);
+    wait_for(60, "the Klondike window", || {
+        window::find("Klondike Practice Table").ok()
+    });
+    let out = desktop
+        .command(env!("CARGO_BIN_EXE_solitaire-agent"))
+        .args(["play", "--game", "klondike", "--draw", "3"])
+        .args(["--window", "Klondike Practice Table", "--json"])
+        .arg("--templates")
+        .arg(&set)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let report: serde_json::Value = serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|_| panic!("{stdout} {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(report["result"], "cleared", "{report}");
+    let events = assert_clean_log(&log, &report, "klondike window");
+    assert_eq!(events.iter().filter(|e| e["event"] == "cleared").count(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
 }
