@@ -8,8 +8,8 @@
 
 mod common;
 
-use image::RgbaImage;
-use solitaire_agent::agent::report::{Cards, Mark, Outcome, Report, Watch};
+use common::{count, Shown};
+use solitaire_agent::agent::report::{Cards, Outcome, Report};
 use solitaire_agent::agent::sim::SimView;
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::klondike::game::Klondike;
@@ -24,22 +24,6 @@ use solitaire_agent::table::interrupt::Planned;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::recognize::Matcher;
-
-/// What a watcher was shown: the marks of every frame read, and the last plan.
-#[derive(Default)]
-struct Shown {
-    marks: Vec<Vec<Mark>>,
-    plan: Vec<String>,
-}
-
-impl Watch for Shown {
-    fn seen(&mut self, _frame: &std::sync::Arc<RgbaImage>, marks: &[Mark]) {
-        self.marks.push(marks.to_vec());
-    }
-    fn plan(&mut self, steps: &[String]) {
-        self.plan = steps.to_vec();
-    }
-}
 
 /// Plays a table in-process with templates calibrated on Pyramid's table in the same theme; the
 /// report, the table's events and what the watcher was shown.
@@ -61,10 +45,6 @@ fn play_sim(
         &mut watch,
     );
     (report, world.events, watch)
-}
-
-fn count(events: &[(u64, Event)], what: fn(&Event) -> bool) -> usize {
-    events.iter().filter(|(_, e)| what(e)).count()
 }
 
 /// The moves after the last Undo board.

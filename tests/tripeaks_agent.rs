@@ -6,8 +6,8 @@
 
 mod common;
 
-use image::RgbaImage;
-use solitaire_agent::agent::report::{Mark, Outcome, Report, Watch};
+use common::{count, Shown};
+use solitaire_agent::agent::report::{Outcome, Report};
 use solitaire_agent::agent::sim::SimView;
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::vision::accuracy::calibrate_rendered_at;
@@ -27,22 +27,6 @@ fn templates(theme: &str) -> Templates {
     calibrate_rendered_at(&mut r, &Deck::shuffled(1000), (1440, 900), 1.0).unwrap()
 }
 
-/// What a watcher was shown: the marks of every frame read, and the last plan.
-#[derive(Default)]
-struct Shown {
-    marks: Vec<Vec<Mark>>,
-    plan: Vec<String>,
-}
-
-impl Watch for Shown {
-    fn seen(&mut self, _frame: &std::sync::Arc<RgbaImage>, marks: &[Mark]) {
-        self.marks.push(marks.to_vec());
-    }
-    fn plan(&mut self, steps: &[String]) {
-        self.plan = steps.to_vec();
-    }
-}
-
 /// Plays a table in-process; the report, the table's events and what the watcher was shown.
 fn play_sim(
     table: solitaire_agent::games::tripeaks::table::game::Table,
@@ -55,10 +39,6 @@ fn play_sim(
     let mut watch = Shown::default();
     let report = TriPeaks.play(&mut world, cards, Profile::practice_table(), &mut watch);
     (report, world.events, watch)
-}
-
-fn count(events: &[(u64, Event)], what: fn(&Event) -> bool) -> usize {
-    events.iter().filter(|(_, e)| what(e)).count()
 }
 
 #[test]

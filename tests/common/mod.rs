@@ -6,9 +6,32 @@
 
 pub mod desktop;
 
+use solitaire_agent::agent::report::{Mark, Watch};
 use solitaire_agent::agent::sim::SimView;
 use solitaire_agent::games::pyramid::table::game::{PyramidView, Table};
+use solitaire_agent::table::harness::Event;
 use solitaire_agent::table::render::Renderer;
+
+/// What a watcher was shown: the marks of every frame read, and the last plan.
+#[derive(Default)]
+pub struct Shown {
+    pub marks: Vec<Vec<Mark>>,
+    pub plan: Vec<String>,
+}
+
+impl Watch for Shown {
+    fn seen(&mut self, _frame: &std::sync::Arc<image::RgbaImage>, marks: &[Mark]) {
+        self.marks.push(marks.to_vec());
+    }
+    fn plan(&mut self, steps: &[String]) {
+        self.plan = steps.to_vec();
+    }
+}
+
+/// How many of a table's logged events `what` picks.
+pub fn count(events: &[(u64, Event)], what: fn(&Event) -> bool) -> usize {
+    events.iter().filter(|(_, e)| what(e)).count()
+}
 
 /// Runs `solitaire-agent ARGS`: its exit status, stdout and stderr.
 pub fn run_cli(args: &[&str]) -> (i32, String, String) {
