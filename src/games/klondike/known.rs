@@ -51,17 +51,6 @@ impl Known {
         known
     }
 
-    /// Every card seen: the deal itself.
-    pub fn of(deck: &KlondikeDeck, draw: Draw) -> Known {
-        let mut known = Known::new(draw);
-        for (slot, &card) in deck.0 .0.iter().enumerate() {
-            known.learnt[slot] = Some(card);
-            known.seen[card.index()] = true;
-        }
-        known.fill();
-        known
-    }
-
     /// How many cards have been seen.
     pub fn count(&self) -> usize {
         self.seen.iter().filter(|&&s| s).count()
