@@ -5,22 +5,30 @@
 //! jump over holes and pegs are pegs' places left empty: the ways from a position P to the goal
 //! (one peg on e) are as many as the ways from the goal's opposite (every hole filled but e) to
 //! P's opposite. So both halves are counted forwards, by layers (one jump each): the ways from the
-//! start to each position of its middle layer, and from the goal's opposite to each position of
-//! the layer that meets it; the solutions are the sum over the middle of the products.
+//! start to each position of its middle layer, and from the goal's opposite to the layer one jump
+//! short of meeting it. The last jump is never stored: each position of that layer times the ways
+//! from the start to the opposite of each position one jump on, summed, is the count.
 //!
 //! Positions are kept up to the symmetries that keep both the start and the goal hole (every way
 //! count is the same over a position's images); each layer's count is that of the whole class of
-//! images, which adds up without dividing, and the class's size divides out once in the middle.
+//! images, which adds up without dividing, and the class's size divides out once, in the middle.
 //!
-//! Layers count in 64 bits (half the memory of 128: the English centre game's largest layers hold
-//! tens of millions of classes); should a count not fit, the layers are counted again in 128.
+//! A layer is built without a shared map: the positions one jump on are spread over shards by
+//! their hash, and each shard is sorted and its repeats added up on its own (in parallel, in a
+//! shard small enough for the cache).
+//!
+//! Layers count in 64 bits (half the memory of 128); should a count not fit, the layers are
+//! counted again in 128.
 
 use super::board::Board;
-use crate::games::key_hash::KeyMap;
 use rayon::prelude::*;
 
-/// Ways to reach each class of positions of one layer (key: the class's smallest image).
-type Layer<W> = KeyMap<W>;
+/// One layer: each class of positions (its smallest image) with the ways to reach it, each class
+/// once, spread over shards by hash (`shard`), each shard sorted by class.
+type Layer<W> = Vec<Vec<(u64, W)>>;
+
+/// Shards a layer's next positions are spread over (by the top bits of their hash).
+const SHARD_BITS: u32 = 8;
 
 /// A count of ways: 64 or 128 bits, added with a check.
 trait Ways: Copy + Default + Send + Sync {
@@ -58,14 +66,27 @@ pub fn count(board: &Board, start: u8, end: u8) -> u128 {
     })
 }
 
+/// The jumps as (holes that must hold pegs, hole that must be empty), each made by one XOR.
+fn moves(board: &Board) -> Vec<(u64, u64)> {
+    board
+        .jumps
+        .iter()
+        .map(|&[a, b, c]| (1u64 << a | 1 << b, 1u64 << c))
+        .collect()
+}
+
 /// `count` with the layers counted in `W`; `None` when a count does not fit.
 fn count_in<W: Ways>(board: &Board, start: u8, end: u8) -> Option<u128> {
     let symmetries = board.fixing(&[start, end]);
     let holes = board.holes() as u32;
     // Jumps of the whole game: one peg fewer each, from holes − 1 pegs to one.
     let jumps = holes - 2;
+    if jumps == 0 {
+        return Some((start == end) as u128);
+    }
     let forward = jumps / 2;
-    let backward = jumps - forward;
+    // The opposite game's layer one jump short of the middle.
+    let backward = jumps - forward - 1;
     // The goal's opposite is the start when the game ends where it began: its layers once.
     let (from_start, from_goal) = if start == end {
         let mut both = layers::<W>(
@@ -83,15 +104,31 @@ fn count_in<W: Ways>(board: &Board, start: u8, end: u8) -> Option<u128> {
             layers::<W>(board, &symmetries, board.full() & !(1 << end), &[backward])?;
         (from_start.remove(0), from_goal.remove(0))
     };
+    // The last jump of the opposite game, each position named by its opposite's class: the
+    // ways from the goal's opposite to it, by the class of the middle it meets.
     let full = board.full();
+    let meeting = step(&moves(board), &from_goal, |pegs| {
+        board.smallest_image(&symmetries, full & !pegs)
+    })?;
+    drop(from_goal);
+    // Shard by shard, both sorted by class: the ways from the start to a class, shared by its
+    // images, times the ways on from there.
     Some(
         from_start
-            .iter()
-            .map(|(&class, &ways)| {
-                let opposite = board.smallest_image(&symmetries, full & !class);
-                from_goal.get(&opposite).map_or(0, |&back| {
-                    ways.wide() * back.wide() / orbit(board, &symmetries, class)
-                })
+            .par_iter()
+            .zip(meeting.par_iter())
+            .map(|(ahead, behind)| {
+                let mut sum = 0u128;
+                let mut i = 0;
+                for &(class, back) in behind {
+                    while i < ahead.len() && ahead[i].0 < class {
+                        i += 1;
+                    }
+                    if i < ahead.len() && ahead[i].0 == class {
+                        sum += ahead[i].1.wide() / orbit(board, &symmetries, class) * back.wide();
+                    }
+                }
+                sum
             })
             .sum(),
     )
@@ -105,43 +142,16 @@ fn layers<W: Ways>(
     pegs: u64,
     depths: &[u32],
 ) -> Option<Vec<Layer<W>>> {
-    let moves: Vec<(u64, u64)> = board
-        .jumps
-        .iter()
-        .map(|&[a, b, c]| (1u64 << a | 1 << b, 1u64 << c))
-        .collect();
-    let overflow = std::sync::atomic::AtomicBool::new(false);
-    let add = |sum: &mut W, ways: W| match sum.plus(ways) {
-        Some(n) => *sum = n,
-        None => overflow.store(true, std::sync::atomic::Ordering::Relaxed),
-    };
-    let mut layer = Layer::<W>::default();
-    layer.insert(board.smallest_image(symmetries, pegs), W::ONE);
+    let moves = moves(board);
+    let first = board.smallest_image(symmetries, pegs);
+    let mut layer: Layer<W> = vec![Vec::new(); 1 << SHARD_BITS];
+    layer[shard(first)].push((first, W::ONE));
     let deepest = depths.iter().copied().max().unwrap_or(0);
     let mut kept: Vec<(u32, Layer<W>)> = Vec::new();
     for depth in 0..deepest {
-        // Each core fills a map of its own; the smaller maps are added into the largest.
-        let next = layer
-            .par_iter()
-            .fold(Layer::<W>::default, |mut next, (&class, &ways)| {
-                for &(need, to) in &moves {
-                    if class & need == need && class & to == 0 {
-                        let key = board.smallest_image(symmetries, class ^ need ^ to);
-                        add(next.entry(key).or_default(), ways);
-                    }
-                }
-                next
-            })
-            .reduce(Layer::<W>::default, |a, b| {
-                let (mut big, small) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-                for (key, ways) in small {
-                    add(big.entry(key).or_default(), ways);
-                }
-                big
-            });
-        if overflow.load(std::sync::atomic::Ordering::Relaxed) {
-            return None;
-        }
+        let next = step(&moves, &layer, |pegs| {
+            board.smallest_image(symmetries, pegs)
+        })?;
         let done = std::mem::replace(&mut layer, next);
         if depths.contains(&depth) {
             kept.push((depth, done));
@@ -165,6 +175,66 @@ fn layers<W: Ways>(
             })
             .collect(),
     )
+}
+
+/// The shard of a class.
+fn shard(key: u64) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SHARD_BITS)) as usize
+}
+
+/// The layer one jump on from `layer`, each position after a jump named by `name` (its class);
+/// `None` when a count does not fit in `W`.
+fn step<W: Ways>(
+    moves: &[(u64, u64)],
+    layer: &Layer<W>,
+    name: impl Fn(u64) -> u64 + Sync,
+) -> Option<Layer<W>> {
+    let shards = 1usize << SHARD_BITS;
+    // Each shard of the layer spreads the positions one jump on over the shards.
+    let spread: Vec<Vec<Vec<(u64, W)>>> = layer
+        .par_iter()
+        .map(|part| {
+            let mut out = vec![Vec::new(); shards];
+            for &(class, ways) in part {
+                for &(need, to) in moves {
+                    if class & need == need && class & to == 0 {
+                        let key = name(class ^ need ^ to);
+                        out[shard(key)].push((key, ways));
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+    // Shard by shard: its pieces gathered, sorted, repeats added up.
+    let mut by_shard: Vec<Vec<Vec<(u64, W)>>> = (0..shards).map(|_| Vec::new()).collect();
+    for pieces in spread {
+        for (s, part) in pieces.into_iter().enumerate() {
+            if !part.is_empty() {
+                by_shard[s].push(part);
+            }
+        }
+    }
+    by_shard
+        .into_par_iter()
+        .map(|parts| {
+            let mut all: Vec<(u64, W)> =
+                Vec::with_capacity(parts.iter().map(Vec::len).sum::<usize>());
+            for part in parts {
+                all.extend(part);
+            }
+            all.sort_unstable_by_key(|&(key, _)| key);
+            let mut out: Vec<(u64, W)> = Vec::with_capacity(all.len() / 2);
+            for (key, ways) in all {
+                match out.last_mut() {
+                    Some((last, sum)) if *last == key => *sum = sum.plus(ways)?,
+                    _ => out.push((key, ways)),
+                }
+            }
+            out.shrink_to_fit();
+            Some(out)
+        })
+        .collect()
 }
 
 /// How many distinct images `pegs` has under `symmetries`.
