@@ -251,6 +251,8 @@ made, and its theme's picture (a few of its index corners)."
     Panel {
         #[command(flatten)]
         game: GameArg,
+        #[command(flatten)]
+        klondike: KlondikeOptions,
         /// Open the game's practice table beside the panel at once (when no game window is open)
         #[arg(long)]
         open_table: bool,
@@ -370,7 +372,7 @@ columns of one suit, saved as a picture (DIR/groups.png) and listed; then you ty
 /// Which game.
 #[derive(clap::Args)]
 struct GameArg {
-    /// The game: pyramid, tripeaks or klondike (klondike is not in the panel yet); peg (peg
+    /// The game: pyramid, tripeaks or klondike (with --draw); peg (peg
     /// solitaire), spider and triple-klondike for solve and bench only (and their deal:
     /// triple-klondike's seeds are the contest's deals 1-100)
     #[arg(long, value_name = "NAME", default_value = "pyramid", value_parser = solitaire_agent::games::choose)]
@@ -404,10 +406,7 @@ no deal, practice table or agent",
                 "Spider is solved only (solve, deal and bench --game spider): it has no practice \
 table or agent yet",
             )),
-            Chosen::Klondike => Err(cli::Failure::input(
-                "the panel does not show Klondike yet: play it with `play --game klondike` \
-(--sim or --window) or by hand on `table --game klondike`",
-            )),
+            Chosen::Klondike => Ok(&solitaire_agent::games::klondike::game::DRAW_ONE),
             Chosen::TripleKlondike => Err(cli::Failure::input(
                 "Triple Klondike is solved only (solve, deal and bench --game triple-klondike): \
 it has no practice table or agent",
@@ -443,8 +442,8 @@ impl SpiderOptions {
 /// Klondike's option.
 #[derive(clap::Args)]
 struct KlondikeOptions {
-    /// Klondike's draw: 1 or 3 cards turned from the stock at a time (solve, table, render and
-    /// play: 1 unless given; bench: each of 1 and 3 unless given)
+    /// Klondike's draw: 1 or 3 cards turned from the stock at a time (solve, table, render, play
+    /// and panel: 1 unless given; bench: each of 1 and 3 unless given)
     #[arg(long, value_name = "N", value_parser = solitaire_agent::games::klondike::Draw::parse)]
     draw: Option<solitaire_agent::games::klondike::Draw>,
 }
@@ -989,8 +988,12 @@ its goal is to win the deal",
         Some(Command::Templates { remove, json }) => {
             cli::sets::run(cli::sets::SetsArgs { remove, json })
         }
-        Some(Command::Panel { game, open_table }) => {
-            solitaire_agent::panel::run(Some(game.cards()?), open_table)
+        Some(Command::Panel {
+            game,
+            klondike,
+            open_table,
+        }) => {
+            solitaire_agent::panel::run(Some(game.with_table(klondike.draw)?), open_table)
                 .map_err(|message| cli::Failure { message, status: 1 })
         }
         None => solitaire_agent::panel::run(None, false)

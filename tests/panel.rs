@@ -1,6 +1,7 @@
 //! The control panel: its shared state filled by the agent playing the practice table in-process
-//! (no display), Stop obeyed at once; and under Xvfb, `panel --open-table` opens the panel with the
-//! practice table beside it.
+//! (no display), Klondike's with the cards the panel learns from the table it opened; Stop obeyed
+//! at once; and under Xvfb, `panel --open-table` opens the panel with the practice table beside
+//! it, Klondike's with the draw chosen.
 
 // An X desktop (Xvfb, openbox, xdotool): Linux only. The Windows build is tested end to end
 // under Wine by tests/windows_wine.rs (scripts/windows).
@@ -60,6 +61,39 @@ fn the_panel_state_follows_the_game() {
     assert!(s.log.iter().any(|l| l.contains("solved")), "{:?}", s.log);
     // The last reading marks what is on the table: the stock and waste cards that are left.
     assert!(s.marks.iter().all(|m| m.text != "?"));
+}
+
+/// Klondike from the panel: the cards learnt from the built-in art the panel's table draws, the
+/// deal learnt and won, and the panel's state following it (the plan played to its end, the last
+/// reading marked).
+#[test]
+fn klondike_from_the_panel_state_follows_the_game() {
+    use solitaire_agent::games::klondike::game::DRAW_THREE;
+    use solitaire_agent::games::klondike::table::game::{seeded, View};
+    use solitaire_agent::games::klondike::Draw;
+    use solitaire_agent::games::Game;
+    let shared = Arc::new(Mutex::new(Shared::default()));
+    let mut watch = PanelWatch {
+        shared: shared.clone(),
+        switches: Arc::new(Switches::default()),
+        wake: Box::new(|| {}),
+    };
+    let cards = solitaire_agent::panel::app::table_art(&DRAW_THREE, &mut watch).unwrap();
+    let table = seeded(5, Draw::Three, 100, Faults::default());
+    let view = View::new(table, Renderer::new(Theme::built_in()), 1.0);
+    let mut world = SimView::new(Box::new(view), 1200, 760);
+    let report = DRAW_THREE.play(&mut world, cards, Profile::practice_table(), &mut watch);
+    assert_eq!(report.result, Outcome::Cleared, "{}", report.reason);
+    let s = shared.lock().unwrap();
+    assert!(!s.plan.is_empty());
+    assert_eq!(s.done, s.plan.len());
+    assert!(s.frame.is_some());
+    assert!(!s.marks.is_empty() && s.marks.iter().all(|m| m.text != "?"));
+    assert!(
+        s.log.iter().any(|l| l.contains("built-in cards")),
+        "{:?}",
+        s.log
+    );
 }
 
 #[test]
@@ -248,4 +282,43 @@ fn panel_opens_the_practice_table_of_the_game_chosen() {
         window::find("TriPeaks Practice Table").ok()
     });
     assert!(window::find("Pyramid Practice Table").is_err());
+    drop(desktop);
+
+    // Klondike with Draw 3: its table is opened with that draw.
+    let mut desktop = Desktop::start(1280, 800);
+    desktop.enter();
+    let mut cmd = desktop.command(env!("CARGO_BIN_EXE_solitaire-agent"));
+    cmd.env("SOLITAIRE_AGENT_DATA", fresh_data("run4"));
+    cmd.args(["panel", "--game", "klondike", "--draw", "3", "--open-table"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    desktop.spawn(cmd);
+    wait_for(20, "the panel window", panel_window);
+    wait_for(20, "the Klondike practice table", || {
+        window::find("Klondike Practice Table").ok()
+    });
+    let tables = table_commands();
+    assert!(
+        tables
+            .iter()
+            .any(|args| args.windows(2).any(|w| w == ["--draw", "3"])
+                && args.windows(2).any(|w| w == ["--game", "klondike"])),
+        "{tables:?}"
+    );
+}
+
+/// The command lines of the `table` processes running.
+fn table_commands() -> Vec<Vec<String>> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|raw| {
+            raw.split(|&b| b == 0)
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect::<Vec<_>>()
+        })
+        .filter(|args| args.iter().any(|a| a == "table"))
+        .collect()
 }

@@ -10,6 +10,8 @@ use std::path::Path;
 #[serde(default)]
 pub struct Settings {
     pub game: String,
+    /// The game's variant (Klondike's "Draw 3"); empty for a game with one.
+    pub variant: String,
     /// The game window's title last played in.
     pub window: String,
     /// How the cards are learned: `guided`, `deck-file` or `template-set`.
@@ -29,6 +31,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             game: "pyramid".into(),
+            variant: String::new(),
             window: String::new(),
             learn: "guided".into(),
             deck_file: String::new(),

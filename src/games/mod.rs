@@ -111,6 +111,24 @@ pub trait Game: Sync {
     }
     /// The title of its practice table's window (a contract: the agent finds the table by it).
     fn window_title(&self) -> &'static str;
+    /// The game's variants the panel offers (Klondike's draws), this one among them; none for a
+    /// game that has one.
+    fn variants(&self) -> &'static [&'static dyn Game] {
+        &[]
+    }
+    /// This variant's name as the panel shows it ("Draw 3"); empty for a game with one.
+    fn variant(&self) -> &'static str {
+        ""
+    }
+    /// What `table` is given besides `--game` to open this variant's practice table.
+    fn table_args(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Whether `play` can calibrate the cards itself (Pyramid's table); the others play with a
+    /// template set.
+    fn calibrates(&self) -> bool {
+        true
+    }
     /// The layout profile that reads `frame` (`--profile auto`); games without profiles take the
     /// practice table's.
     fn choose_profile(&self, frame: &RgbaImage) -> Result<Profile, String> {
@@ -196,7 +214,11 @@ pub struct Picture<'a> {
 }
 
 /// Every game, the default first.
-pub static GAMES: [&dyn Game; 2] = [&pyramid::Pyramid, &tripeaks::TriPeaks];
+pub static GAMES: [&dyn Game; 3] = [
+    &pyramid::Pyramid,
+    &tripeaks::TriPeaks,
+    &klondike::game::DRAW_ONE,
+];
 
 /// Titles of the windows the agent plays in, most wanted first: MSC's, then each game's practice
 /// table.

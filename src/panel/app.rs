@@ -6,14 +6,17 @@
 
 use crate::agent::desktop::DesktopGame;
 use crate::agent::journal::play_logged;
-use crate::agent::report::{Cards, Report};
+use crate::agent::report::{Cards, Report, Watch};
 use crate::cards::{Deck, Rank, Suit};
 use crate::data::sets::{self, SetInfo};
 use crate::data::settings::Settings;
+use crate::games::pyramid::vision::accuracy::calibrate_rendered_at;
 use crate::games::pyramid::vision::profile::Profile;
 use crate::games::{self, profile_for, Game, GAMES};
 use crate::panel::shared::{PanelWatch, Shared, Switches};
 use crate::platform::window;
+use crate::table::look::Look;
+use crate::table::theme::Theme;
 use crate::vision::recognize::Matcher;
 use crate::vision::templates::{Templates, TEMPLATE_H, TEMPLATE_W};
 use std::sync::atomic::Ordering;
@@ -93,12 +96,19 @@ impl PanelApp {
             Ok(file) => Settings::load(&file),
             Err(e) => (Settings::default(), Some(e)),
         };
+        let game = GAMES
+            .iter()
+            .copied()
+            .find(|g| g.name() == saved.game)
+            .unwrap_or(GAMES[0]);
+        let game = game
+            .variants()
+            .iter()
+            .copied()
+            .find(|v| v.variant() == saved.variant)
+            .unwrap_or(game);
         let mut app = PanelApp {
-            game: GAMES
-                .iter()
-                .copied()
-                .find(|g| g.name() == saved.game)
-                .unwrap_or(GAMES[0]),
+            game,
             titles: Vec::new(),
             title: String::new(),
             table_seed: saved.table_seed.max(1),
@@ -133,6 +143,7 @@ impl PanelApp {
     fn settings(&self) -> Settings {
         Settings {
             game: self.game.name().to_string(),
+            variant: self.game.variant().to_string(),
             window: self.title.clone(),
             learn: self.learn.name().to_string(),
             deck_file: self.deck_file.clone(),
@@ -192,8 +203,11 @@ impl PanelApp {
     /// window is taken for MSC.
     fn choose_window(&mut self, title: &str) {
         self.title = title.to_string();
-        if let Some(game) = GAMES.iter().find(|g| g.window_title() == title) {
-            self.game = *game;
+        // The variant chosen stays: a table's title does not say it (Klondike's draw).
+        if self.game.window_title() != title {
+            if let Some(game) = GAMES.iter().find(|g| g.window_title() == title) {
+                self.game = *game;
+            }
         }
         // A practice table may be in either look: the profile is found from its picture.
         self.profile = "auto".into();
@@ -215,6 +229,7 @@ impl PanelApp {
         let exe = std::env::current_exe().unwrap_or_else(|_| "solitaire-agent".into());
         let mut command = std::process::Command::new(exe);
         command.args(["table", "--game", self.game.name()]);
+        command.args(self.game.table_args());
         command.args(["--seed", &self.table_seed.to_string()]);
         if let Some(screen) = ctx.input(|i| i.viewport().monitor_size) {
             let (table, panel) = super::arrange::side_by_side(screen.x, screen.y);
@@ -246,24 +261,36 @@ impl PanelApp {
         }
     }
 
-    fn cards(&self) -> Result<Cards, String> {
+    /// The cards as the agent learns them; `None`: from the card art of the practice table the
+    /// panel opened, made on the agent's thread (a game that plays with a template set only).
+    fn cards(&self) -> Result<Option<Cards>, String> {
         let save =
             (!self.save_as.trim().is_empty()).then(|| Templates::save_path(self.save_as.trim()));
+        let calibrates = self.game.calibrates();
         match self.learn {
-            Learn::Guided => Ok(Cards::CalibrateGuided(save)),
+            Learn::TemplateSet => {
+                let t = Templates::load(&self.template_set)?;
+                Ok(Some(Cards::Templates(Matcher::new(&t))))
+            }
+            Learn::OpenedTable if !calibrates => {
+                self.opened_seed.ok_or("open the practice table first")?;
+                Ok(None)
+            }
+            _ if !calibrates => Err(format!(
+                "{} plays with a template set: calibrate on the Pyramid table (the same card art) \
+and save the set, then choose it here; or open the practice table from here",
+                self.game.name()
+            )),
+            Learn::Guided => Ok(Some(Cards::CalibrateGuided(save))),
             Learn::OpenedTable => {
                 let seed = self.opened_seed.ok_or("open the practice table first")?;
-                Ok(Cards::CalibrateFrom(Deck::shuffled(seed), save))
+                Ok(Some(Cards::CalibrateFrom(Deck::shuffled(seed), save)))
             }
             Learn::DeckFile => {
                 let text = std::fs::read_to_string(&self.deck_file)
                     .map_err(|e| format!("{}: {e}", self.deck_file))?;
                 let deck = Deck::parse(&text).map_err(|e| format!("{}: {e}", self.deck_file))?;
-                Ok(Cards::CalibrateFrom(deck, save))
-            }
-            Learn::TemplateSet => {
-                let t = Templates::load(&self.template_set)?;
-                Ok(Cards::Templates(Matcher::new(&t)))
+                Ok(Some(Cards::CalibrateFrom(deck, save)))
             }
         }
     }
@@ -314,6 +341,10 @@ impl PanelApp {
                         game.name()
                     );
                     play_logged(&heading, &mut watch, |watch| {
+                        let cards = match cards.map_or_else(|| table_art(game, watch), Ok) {
+                            Ok(cards) => cards,
+                            Err(e) => return Report::stopped(&e),
+                        };
                         match profile_for(game, &profile, &mut world) {
                             Ok(profile) => {
                                 watch.log(&format!("layout profile: {}", profile.name));
@@ -347,8 +378,14 @@ impl PanelApp {
             ui.label("Game");
             for game in GAMES {
                 let chosen = self.game.name() == game.name();
-                if ui.selectable_label(chosen, game.name()).clicked() {
+                if ui.selectable_label(chosen, game.name()).clicked() && !chosen {
                     self.game = game;
+                }
+            }
+            for &variant in self.game.variants() {
+                let chosen = self.game.variant() == variant.variant();
+                if ui.selectable_label(chosen, variant.variant()).clicked() {
+                    self.game = variant;
                 }
             }
         });
@@ -392,29 +429,43 @@ impl PanelApp {
         });
         ui.separator();
         ui.label("Cards");
-        ui.radio_value(
-            &mut self.learn,
-            Learn::Guided,
-            "calibrate from this deal: I label the cards (13 ranks, 4 suits)",
-        );
-        if self.opened_seed.is_some() {
+        if self.game.calibrates() {
             ui.radio_value(
                 &mut self.learn,
-                Learn::OpenedTable,
-                "calibrate from the table I opened",
+                Learn::Guided,
+                "calibrate from this deal: I label the cards (13 ranks, 4 suits)",
             );
-        }
-        ui.radio_value(
-            &mut self.learn,
-            Learn::DeckFile,
-            "calibrate from this deal, cards in a deck file:",
-        );
-        ui.text_edit_singleline(&mut self.deck_file);
-        if self.learn != Learn::TemplateSet {
-            ui.horizontal(|ui| {
-                ui.label("save the new set as");
-                ui.text_edit_singleline(&mut self.save_as);
-            });
+            if self.opened_seed.is_some() {
+                ui.radio_value(
+                    &mut self.learn,
+                    Learn::OpenedTable,
+                    "calibrate from the table I opened",
+                );
+            }
+            ui.radio_value(
+                &mut self.learn,
+                Learn::DeckFile,
+                "calibrate from this deal, cards in a deck file:",
+            );
+            ui.text_edit_singleline(&mut self.deck_file);
+            if self.learn != Learn::TemplateSet {
+                ui.horizontal(|ui| {
+                    ui.label("save the new set as");
+                    ui.text_edit_singleline(&mut self.save_as);
+                });
+            }
+        } else {
+            ui.label(format!(
+                "{} plays with a template set made on the Pyramid table (the same card art)",
+                self.game.name()
+            ));
+            if self.opened_seed.is_some() {
+                ui.radio_value(
+                    &mut self.learn,
+                    Learn::OpenedTable,
+                    "the cards of the table I opened (the built-in card art)",
+                );
+            }
         }
         ui.radio_value(&mut self.learn, Learn::TemplateSet, "use a template set:");
         self.set_picker(ui);
@@ -740,6 +791,15 @@ impl PanelApp {
 const PROPOSED: egui::Color32 = egui::Color32::from_rgb(240, 150, 30);
 
 /// A label's text, in `PROPOSED`'s colour while it is the proposal.
+/// Templates of the card art the practice table opened by the panel draws (the built-in cards),
+/// calibrated from rendered frames of a known deal: for a game that plays with a template set.
+pub fn table_art(game: &'static dyn Game, watch: &mut dyn Watch) -> Result<Cards, String> {
+    watch.log("learning the practice table's card art (the built-in cards)");
+    let mut renderer = game.renderer(Theme::built_in(), Look::Practice)?;
+    let set = calibrate_rendered_at(&mut renderer, &Deck::shuffled(0x5eed), (1440, 900), 1.0)?;
+    Ok(Cards::Templates(Matcher::new(&set)))
+}
+
 fn marked(text: String, proposed: bool) -> egui::RichText {
     let text = egui::RichText::new(text);
     if proposed {
@@ -828,14 +888,16 @@ impl eframe::App for PanelApp {
 mod tests {
     use super::*;
 
-    /// The panel opens with the choices it saved last time, from the data folder.
+    /// The panel opens with the choices it saved last time, from the data folder: Klondike's
+    /// draw among them.
     #[test]
     fn the_panel_opens_with_the_choices_remembered() {
         let dir = std::env::temp_dir().join(format!("sa-panel-settings-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::env::set_var(crate::platform::data_dir::OVERRIDE, &dir);
         let remembered = Settings {
-            game: "tripeaks".into(),
+            game: "klondike".into(),
+            variant: "Draw 3".into(),
             learn: "template-set".into(),
             template_set: "mine".into(),
             save_as: "next".into(),
@@ -852,6 +914,7 @@ mod tests {
         std::env::remove_var(crate::platform::data_dir::OVERRIDE);
         assert_eq!(app.settings(), remembered);
         assert_eq!(app.learn, Learn::TemplateSet);
+        assert_eq!(app.game.table_args(), ["--draw", "3"]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

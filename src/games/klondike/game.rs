@@ -1,7 +1,7 @@
 //! Klondike in the games' registry, for its practice table (`table --game klondike`, `render
 //! --game klondike`): its solver, rules replay and table behind `Game`. `solve`, `deal` and
-//! `bench` have their own commands (`cli::klondike`), with Klondike's draw and budgets; the agent
-//! does not play Klondike yet.
+//! `bench` have their own commands (`cli::klondike`), with Klondike's draw and budgets. `play`
+//! runs the agent (`agent.rs`) with a template set; the panel offers both draws as variants.
 
 use super::rules::Table as Position;
 use super::solver::{self, Budget};
@@ -28,6 +28,8 @@ pub struct Klondike {
 pub static DRAW_ONE: Klondike = Klondike { draw: Draw::One };
 /// Klondike, Draw 3.
 pub static DRAW_THREE: Klondike = Klondike { draw: Draw::Three };
+/// Both draws, as the panel offers them.
+static DRAWS: [&dyn Game; 2] = [&DRAW_ONE, &DRAW_THREE];
 
 impl Klondike {
     pub fn with_draw(draw: Draw) -> &'static Klondike {
@@ -61,6 +63,24 @@ the top"
     }
     fn window_title(&self) -> &'static str {
         table::TITLE
+    }
+    fn variants(&self) -> &'static [&'static dyn Game] {
+        &DRAWS
+    }
+    fn variant(&self) -> &'static str {
+        match self.draw {
+            Draw::One => "Draw 1",
+            Draw::Three => "Draw 3",
+        }
+    }
+    fn table_args(&self) -> &'static [&'static str] {
+        match self.draw {
+            Draw::One => &["--draw", "1"],
+            Draw::Three => &["--draw", "3"],
+        }
+    }
+    fn calibrates(&self) -> bool {
+        false
     }
     fn table(
         &self,

@@ -79,6 +79,9 @@ then the 23 stock cards from the top"
         let layout = Layout::new(picture.size.0, picture.size.1, picture.scale, aspect);
         Ok(render(renderer, &scene, &layout))
     }
+    fn calibrates(&self) -> bool {
+        false
+    }
     fn play(
         &self,
         world: &mut dyn World,
