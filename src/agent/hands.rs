@@ -104,13 +104,15 @@ pub struct Hands<'g, G: World + ?Sized> {
 }
 
 impl<'g, G: World + ?Sized> Hands<'g, G> {
-    pub fn new(
+    /// The hands on `game` from its first picture (what kind of capture it is noted), or why
+    /// the game cannot be seen.
+    pub fn start(
         game: &'g mut G,
         options: Options,
-        frame: Arc<RgbaImage>,
         watch: &'g mut dyn Watch,
-    ) -> Hands<'g, G> {
-        Hands {
+    ) -> Result<Hands<'g, G>, String> {
+        let frame = game.capture()?;
+        let mut hands = Hands {
             game,
             options,
             clicks: 0,
@@ -120,7 +122,9 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
             dialogs: None,
             dialogs_dismissed: 0,
             own_dialog: false,
-        }
+        };
+        hands.note_capture_kind();
+        Ok(hands)
     }
 
     /// Learns what the table looks like without a dialog from the last still picture, just read

@@ -254,19 +254,15 @@ pub fn play<G: World + ?Sized>(
 ) -> Report {
     let start = game.now_ms();
     let mut report = Report::stopped("");
-    let frame = match game.capture() {
-        Ok(f) => f,
-        Err(e) => {
-            report.reason = e;
-            return report;
-        }
+    let hands = match Hands::start(game, options, watch) {
+        Ok(h) => h,
+        Err(e) => return Report::stopped(&e),
     };
     let mut player = Player {
-        hands: Hands::new(game, options, frame, watch),
+        hands,
         reader: None,
         replans: 0,
     };
-    player.hands.note_capture_kind();
     let outcome = run(&mut player, matcher, draw, &mut report, start);
     report.finish(outcome, &player.hands, player.replans);
     report

@@ -226,20 +226,16 @@ fn with_agent<'a, G: World + ?Sized>(
 ) -> Report {
     let start = game.now_ms();
     let mut report = Report::stopped("");
-    let frame = match game.capture() {
-        Ok(f) => f,
-        Err(e) => {
-            report.reason = e;
-            return report;
-        }
+    let hands = match Hands::start(game, options, watch) {
+        Ok(h) => h,
+        Err(e) => return Report::stopped(&e),
     };
     let mut agent = Agent {
-        hands: Hands::new(game, options, frame, watch),
+        hands,
         reader: None,
         profile,
         replans: 0,
     };
-    agent.hands.note_capture_kind();
     report.profile = Some(agent.profile.name.clone());
     let outcome = body(&mut agent, &mut report, start);
     report.finish(outcome, &agent.hands, agent.replans);
