@@ -196,5 +196,12 @@ fn the_command_line_prints_the_contract_and_refuses_bad_input() {
     let out = bin().args(["bench", "--learn"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--learn is Klondike's"));
+    // The panel takes Klondike's draw, and refuses it for another game before opening.
+    let out = bin()
+        .args(["panel", "--game", "tripeaks", "--draw", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--draw is Klondike's"));
     std::fs::remove_dir_all(&dir).ok();
 }
