@@ -213,6 +213,17 @@ fn fresh_data(tag: &str) -> std::path::PathBuf {
     dir
 }
 
+/// Starts `solitaire-agent ARGS` on the desktop, with a data folder of its own (named by `tag`)
+/// and its output dropped.
+fn spawn_agent(desktop: &mut Desktop, tag: &str, args: &[&str]) {
+    let mut cmd = desktop.command(env!("CARGO_BIN_EXE_solitaire-agent"));
+    cmd.env("SOLITAIRE_AGENT_DATA", fresh_data(tag))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    desktop.spawn(cmd);
+}
+
 fn panel_window() -> Option<window::FoundWindow> {
     window::find("solitaire-agent")
         .ok()
@@ -224,11 +235,7 @@ fn panel_draws_and_opens_the_practice_table() {
     {
         let mut desktop = Desktop::start(1280, 800);
         desktop.enter();
-        let mut cmd = desktop.command(env!("CARGO_BIN_EXE_solitaire-agent"));
-        cmd.env("SOLITAIRE_AGENT_DATA", fresh_data("run1"));
-        cmd.stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null());
-        desktop.spawn(cmd);
+        spawn_agent(&mut desktop, "run1", &[]);
         let panel = wait_for(20, "the panel window", panel_window);
         assert!(panel.width >= 640 && panel.height >= 420);
         // It draws something: not a black or blank window.
@@ -244,12 +251,7 @@ fn panel_draws_and_opens_the_practice_table() {
     }
     let mut desktop = Desktop::start(1280, 800);
     desktop.enter();
-    let mut cmd = desktop.command(env!("CARGO_BIN_EXE_solitaire-agent"));
-    cmd.env("SOLITAIRE_AGENT_DATA", fresh_data("run2"));
-    cmd.args(["panel", "--open-table"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    desktop.spawn(cmd);
+    spawn_agent(&mut desktop, "run2", &["panel", "--open-table"]);
     wait_for(20, "the panel window", panel_window);
     let table = wait_for(20, "the practice table", || {
         window::find("Pyramid Practice Table").ok()
@@ -271,12 +273,11 @@ fn panel_draws_and_opens_the_practice_table() {
 fn panel_opens_the_practice_table_of_the_game_chosen() {
     let mut desktop = Desktop::start(1280, 800);
     desktop.enter();
-    let mut cmd = desktop.command(env!("CARGO_BIN_EXE_solitaire-agent"));
-    cmd.env("SOLITAIRE_AGENT_DATA", fresh_data("run3"));
-    cmd.args(["panel", "--game", "tripeaks", "--open-table"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    desktop.spawn(cmd);
+    spawn_agent(
+        &mut desktop,
+        "run3",
+        &["panel", "--game", "tripeaks", "--open-table"],
+    );
     wait_for(20, "the panel window", panel_window);
     wait_for(20, "the TriPeaks practice table", || {
         window::find("TriPeaks Practice Table").ok()
@@ -287,12 +288,11 @@ fn panel_opens_the_practice_table_of_the_game_chosen() {
     // Klondike with Draw 3: its table is opened with that draw.
     let mut desktop = Desktop::start(1280, 800);
     desktop.enter();
-    let mut cmd = desktop.command(env!("CARGO_BIN_EXE_solitaire-agent"));
-    cmd.env("SOLITAIRE_AGENT_DATA", fresh_data("run4"));
-    cmd.args(["panel", "--game", "klondike", "--draw", "3", "--open-table"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    desktop.spawn(cmd);
+    spawn_agent(
+        &mut desktop,
+        "run4",
+        &["panel", "--game", "klondike", "--draw", "3", "--open-table"],
+    );
     wait_for(20, "the panel window", panel_window);
     wait_for(20, "the Klondike practice table", || {
         window::find("Klondike Practice Table").ok()
