@@ -4,6 +4,9 @@
 //! it; `play` writes a log of each game there and prints its path: the plan, the clicks and the
 //! result of a cleared deal, and the refused reads with their frames of a game that stopped.
 
+mod common;
+
+use common::launch::Launch;
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::vision::accuracy::calibration_frames;
 use solitaire_agent::table::render::Renderer;
@@ -24,8 +27,7 @@ fn run(data: &Path, cwd: &Path, args: &[&str]) -> Output {
         .env("SOLITAIRE_AGENT_DATA", data)
         .current_dir(cwd)
         .args(args)
-        .output()
-        .unwrap()
+        .run()
 }
 
 fn text(b: &[u8]) -> String {

@@ -2,6 +2,9 @@
 //! on seeded deals in Draw 1 and Draw 3 replayed through the rules (separate from the solver), a
 //! deal proved unwinnable by two searches, and the command line's contract and errors.
 
+mod common;
+
+use common::launch::Launch;
 use solitaire_agent::cards::{Card, Deck};
 use solitaire_agent::games::klondike::solver::{self, Budget};
 use solitaire_agent::games::klondike::{rules, Draw, KlondikeDeck};
@@ -130,8 +133,7 @@ fn the_command_line_prints_the_contract_and_refuses_bad_input() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = bin()
         .args(["deal", "--game", "klondike", "--seed", "2"])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success());
     let layout = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -143,8 +145,7 @@ fn the_command_line_prints_the_contract_and_refuses_bad_input() {
     let out = bin()
         .args(["solve", "--game", "klondike", "--json", "--draw", "1"])
         .arg(&file)
-        .output()
-        .unwrap();
+        .run();
     assert!(
         out.status.success(),
         "{}",
@@ -171,11 +172,7 @@ fn the_command_line_prints_the_contract_and_refuses_bad_input() {
         1,
     );
     std::fs::write(&file, broken).unwrap();
-    let out = bin()
-        .args(["solve", "--game", "klondike"])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out = bin().args(["solve", "--game", "klondike"]).arg(&file).run();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
@@ -185,22 +182,19 @@ fn the_command_line_prints_the_contract_and_refuses_bad_input() {
     let out = bin()
         .args(["solve", "--game", "klondike", "--draw", "2"])
         .arg(&file)
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2));
     let out = bin()
         .args(["deal", "--game", "pyramid", "--seed", "1", "--draw", "3"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2));
-    let out = bin().args(["bench", "--learn"]).output().unwrap();
+    let out = bin().args(["bench", "--learn"]).run();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--learn is Klondike's"));
     // The panel takes Klondike's draw, and refuses it for another game before opening.
     let out = bin()
         .args(["panel", "--game", "tripeaks", "--draw", "3"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--draw is Klondike's"));
     std::fs::remove_dir_all(&dir).ok();

@@ -2,6 +2,9 @@
 //! the JSON contract, every solution replayed through the rules (not the solver's code), a deal
 //! proved unsolvable, and unknown (`??`) cards refused with one clear message.
 
+mod common;
+
+use common::launch::Launch;
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::tripeaks::{State, Step};
 use std::io::Write;
@@ -13,8 +16,7 @@ fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .start();
     child
         .stdin
         .take()

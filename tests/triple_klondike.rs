@@ -2,6 +2,9 @@
 //! bound; a contest deal's line replayed through the rules (separate from the solver); the rules'
 //! three decks and single pass; and the command line's contract and errors.
 
+mod common;
+
+use common::launch::Launch;
 use solitaire_agent::cards::{join_cards, Card, Rank, Suit};
 use solitaire_agent::games::klondike::{rules, Step};
 use solitaire_agent::games::triple_klondike::{solver, TripleDeck};
@@ -75,8 +78,7 @@ fn the_command_line_prints_the_contract_and_refuses_bad_input() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = bin()
         .args(["deal", "--game", "triple-klondike", "--seed", "12"])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success());
     let layout = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -92,8 +94,7 @@ fn the_command_line_prints_the_contract_and_refuses_bad_input() {
     let out = bin()
         .args(["solve", "--game", "triple-klondike", "--json"])
         .arg(&file)
-        .output()
-        .unwrap();
+        .run();
     assert!(
         out.status.success(),
         "{}",
@@ -143,7 +144,7 @@ fn the_command_line_prints_the_contract_and_refuses_bad_input() {
         ),
         (vec!["table", "--game", "triple-klondike"], "solved only"),
     ] {
-        let out = bin().args(&args).output().unwrap();
+        let out = bin().args(&args).run();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "{args:?}: {err}");

@@ -6,6 +6,9 @@
 //! (`LABEL_SIZE=WxH` another window size, `LABEL_SEEDS=A,B` other deals), printing what each
 //! exchange gave.
 
+mod common;
+
+use common::launch::Launch;
 use solitaire_agent::cards::{Card, Deck};
 use solitaire_agent::games::pyramid::vision::accuracy::calibration_frames_at;
 use solitaire_agent::games::pyramid::vision::profile::Profile;
@@ -186,8 +189,7 @@ fn calibrate_refuses_a_deck_that_does_not_match_the_frames() {
             .args(["calibrate", "--frames", dir.to_str().unwrap()])
             .args(["--deck", file.to_str().unwrap(), "--name", "checked"])
             .args(["--out", out.to_str().unwrap()])
-            .output()
-            .unwrap()
+            .run()
     };
     let out = dir.join("refused-set");
     let refused = run(text(&cards), &out);

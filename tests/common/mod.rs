@@ -5,6 +5,9 @@
 #![allow(dead_code)]
 
 pub mod desktop;
+pub mod launch;
+
+use launch::Launch;
 
 use solitaire_agent::agent::report::{Mark, Watch};
 use solitaire_agent::agent::sim::SimView;
@@ -37,8 +40,7 @@ pub fn count(events: &[(u64, Event)], what: fn(&Event) -> bool) -> usize {
 pub fn run_cli(args: &[&str]) -> (i32, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_solitaire-agent"))
         .args(args)
-        .output()
-        .unwrap();
+        .run();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
