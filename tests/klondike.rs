@@ -6,7 +6,7 @@ mod common;
 
 use common::launch::Launch;
 use solitaire_agent::cards::{Card, Deck};
-use solitaire_agent::games::klondike::solver::{self, Budget};
+use solitaire_agent::games::klondike::solver::{self, Budget, Reductions};
 use solitaire_agent::games::klondike::{rules, Draw, KlondikeDeck};
 use std::process::Command;
 
@@ -109,8 +109,24 @@ fn the_rules_that_put_moves_off_until_they_are_used_decide_as_the_full_search_do
     let (mut with, mut without) = (0, 0);
     for seed in [80, 89, 99, 2, 3] {
         let deck = KlondikeDeck::shuffled(seed);
-        let a = solver::solve_with(&deck, Draw::One, budget, true);
-        let b = solver::solve_with(&deck, Draw::One, budget, false);
+        let a = solver::solve_with(
+            &deck,
+            Draw::One,
+            budget,
+            Reductions {
+                put_off: true,
+                classes: false,
+            },
+        );
+        let b = solver::solve_with(
+            &deck,
+            Draw::One,
+            budget,
+            Reductions {
+                put_off: false,
+                classes: false,
+            },
+        );
         assert!(a.decided && b.decided, "seed {seed}");
         assert_eq!(a.steps.is_some(), b.steps.is_some(), "seed {seed}");
         assert_eq!(a.steps.is_some(), seed < 10, "seed {seed}");
@@ -124,6 +140,48 @@ fn the_rules_that_put_moves_off_until_they_are_used_decide_as_the_full_search_do
     assert!(
         with * 4 < without,
         "{with} positions with the rules, {without} without"
+    );
+}
+
+#[test]
+fn positions_in_classes_decide_as_the_search_of_every_position_does() {
+    // Draw 1 deals 80, 89 and 99 and Draw 3 deals 74 and 103 cannot be won; 2 and 3 can. The
+    // search of classes decides each as the search of every position does, in fewer positions.
+    let budget = Budget {
+        shortest: 1000,
+        line: 0,
+        decide: 2_000_000,
+    };
+    let every_position = Reductions {
+        put_off: true,
+        classes: false,
+    };
+    let (mut with, mut without) = (0, 0);
+    for (draw, seed, won) in [
+        (Draw::One, 80, false),
+        (Draw::One, 89, false),
+        (Draw::One, 99, false),
+        (Draw::One, 2, true),
+        (Draw::Three, 74, false),
+        (Draw::Three, 103, false),
+        (Draw::Three, 3, true),
+    ] {
+        let deck = KlondikeDeck::shuffled(seed);
+        let a = solver::solve_with(&deck, draw, budget, Reductions::ALL);
+        let b = solver::solve_with(&deck, draw, budget, every_position);
+        assert!(a.decided && b.decided, "{draw:?} seed {seed}");
+        assert_eq!(a.steps.is_some(), won, "{draw:?} seed {seed}");
+        assert_eq!(b.steps.is_some(), won, "{draw:?} seed {seed}");
+        if let Some(steps) = &a.steps {
+            rules::replay(&deck, draw, &text(steps)).unwrap();
+        } else {
+            with += a.states;
+            without += b.states;
+        }
+    }
+    assert!(
+        with * 2 < without,
+        "{with} positions with classes, {without} without"
     );
 }
 

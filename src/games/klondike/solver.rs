@@ -8,9 +8,11 @@
 //!    budget, the line is the shortest there is, or no line wins.
 //! 2. Otherwise a **depth-first search** with every position remembered decides the deal: a
 //!    winning line (often long) or proof that none exists, within its own budget, in rounds that
-//!    try the moves in other orders (`decide`). With one card a draw it ignores where the waste
-//!    ends: every stock and waste card can be brought up from anywhere, so that changes nothing
-//!    about what can be won.
+//!    try the moves in other orders (`decide`). It remembers classes of positions
+//!    (`State::class`): which cards are face up is the same across a class, and only which of two
+//!    same-coloured cards of a rank lies on which of the two that could hold it differs, which
+//!    changes nothing about what can be won. With one card a draw it also ignores where the waste
+//!    ends: every stock and waste card can be brought up from anywhere.
 //! 3. When won, the A\* again with the bound counted three times (weighted A\*) looks for a
 //!    shorter line (at most three times the shortest) within its own budget; if it runs out, with
 //!    the bound counted eight times.
@@ -125,21 +127,29 @@ struct Search<'d> {
     deal: &'d Deal,
     blockers: Blockers,
     tops: Vec<(u8, bool, u8, u8)>,
+    /// Scratch lists of `moves`: runs that empty their pile, parts of runs.
+    emptying: Vec<Move>,
+    partial: Vec<Move>,
     /// Part of a run, or a whole run that empties its pile, moves only when what it frees can
     /// be used at once (see the module's notes).
     follow_up: bool,
+    /// The depth-first search remembers classes of positions (`State::class`), not positions.
+    classes: bool,
     /// Deciding Draw 1, where any stock or waste card can be had at any time: one goes onto a
     /// pile only when a card could go onto it next.
     free_stock: bool,
 }
 
 impl<'d> Search<'d> {
-    fn new(deal: &'d Deal, follow_up: bool) -> Search<'d> {
+    fn new(deal: &'d Deal, reductions: Reductions) -> Search<'d> {
         Search {
             deal,
             blockers: Blockers::new(deal),
             tops: Vec::with_capacity(32),
-            follow_up,
+            emptying: Vec::new(),
+            partial: Vec::new(),
+            follow_up: reductions.put_off,
+            classes: reductions.classes,
             free_stock: false,
         }
     }
@@ -252,7 +262,8 @@ impl<'d> Search<'d> {
         // Runs from pile to pile, in the order a line most often wants them: a whole run that
         // turns a card up, then (after the stock's cards) one that empties a pile, then part of a
         // run.
-        let (mut emptying, mut partial) = (Vec::new(), Vec::new());
+        let mut emptying = std::mem::take(&mut self.emptying);
+        let mut partial = std::mem::take(&mut self.partial);
         // The cards each pile takes (kings on the first empty one), and all of them.
         let takes: [u64; PILES] = std::array::from_fn(|to| match tops[to] {
             Some(t) => ONTO[t as usize],
@@ -340,6 +351,8 @@ impl<'d> Search<'d> {
         self.tops = ways;
         out.append(&mut emptying);
         out.append(&mut partial);
+        self.emptying = emptying;
+        self.partial = partial;
         // A card comes back down from a foundation only when a card could go on it next: a line
         // that brings it down earlier can bring it down just before that, with nothing lost (it
         // covers a pile top and lowers its foundation meanwhile). A two could hold only an ace,
@@ -508,24 +521,44 @@ fn order(
 fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize) -> Decided {
     struct Frame {
         state: State,
+        /// The position's class (`State::class`).
+        class: u128,
+        /// The position's own key.
         key: u128,
+        /// Whether the search came into the class here (its class is in `seen`), or by a move
+        /// that kept the class (its key is in `within`).
+        entered: bool,
         moves: Vec<Move>,
         next: usize,
     }
     let deal = search.deal;
     // With one card a draw, every card of the stock and waste can be brought to the waste's top
     // from anywhere in it: where the boundary lies does not change what can be won.
+    let with_waste = deal.draw != 1;
     let key = |s: &State| {
         let k = s.key();
-        if deal.draw == 1 {
-            k & !(0xFFu128 << 104)
-        } else {
+        if with_waste {
             k
+        } else {
+            k & !(0xFFu128 << 104)
+        }
+    };
+    // Without classes, each position is a class of its own.
+    let classes = search.classes;
+    let class_of = |s: &State| {
+        if classes {
+            s.class(deal, with_waste)
+        } else {
+            key(s)
         }
     };
     search.free_stock = search.follow_up && deal.draw == 1;
+    // Classes the search has come into, and positions it reached by moves that kept the class.
     let mut seen = WideKeySet::default();
+    let mut within = WideKeySet::default();
     let mut rng = SplitMix64(0x4B4C_4F4E);
+    // The move lists of frames popped, for the frames pushed next.
+    let mut spare: Vec<Vec<Move>> = Vec::new();
     let mut round_budget = FIRST_ROUND;
     let mut round = 0;
     let result = 'rounds: loop {
@@ -533,25 +566,30 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
         let mut first = Vec::new();
         search.moves(&start, &mut first);
         order(search, &start, &mut first, round, &mut rng);
-        let start_key = key(&start);
-        seen.insert(start_key);
+        let start_class = class_of(&start);
+        seen.insert(start_class);
         let mut stack = vec![Frame {
+            key: key(&start),
+            class: start_class,
+            entered: true,
             state: start,
-            key: start_key,
             moves: first,
             next: 0,
         }];
-        let round_end = seen.len() + round_budget;
+        let round_end = seen.len() + within.len() + round_budget;
         loop {
             let Some(top) = stack.last_mut() else {
                 break 'rounds Decided::None;
             };
             if top.next == top.moves.len() {
-                stack.pop();
+                if let Some(done) = stack.pop() {
+                    spare.push(done.moves);
+                }
                 continue;
             }
             let m = top.moves[top.next];
             top.next += 1;
+            let (class, came_in) = (top.class, top.entered);
             let mut next = top.state.clone();
             next.apply(deal, m);
             if next.is_won() {
@@ -561,28 +599,56 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
                 }
                 break 'rounds Decided::Line(steps);
             }
+            let next_class = class_of(&next);
+            let entered = next_class != class;
+            // A move that keeps the class frees a card for the move that uses it, which changes
+            // the class: two such moves in a row are never needed (docs/klondike.md).
+            if !entered && !came_in {
+                continue;
+            }
+            if entered && !seen.insert(next_class) {
+                continue;
+            }
             let next_key = key(&next);
-            if !seen.insert(next_key) {
+            if !entered
+                && (stack
+                    .iter()
+                    .rev()
+                    .take_while(|f| f.class == class)
+                    .any(|f| f.key == next_key)
+                    || !within.insert(next_key))
+            {
                 continue;
             }
             *states += 1;
-            if seen.len() >= budget {
+            let remembered = seen.len() + within.len();
+            if remembered >= budget {
                 break 'rounds Decided::OutOfBudget;
             }
-            if seen.len() >= round_end {
+            if remembered >= round_end {
                 // The positions on the path are not searched to the end: not lost yet.
                 for f in &stack {
-                    seen.remove(&f.key);
+                    if f.entered {
+                        seen.remove(&f.class);
+                    } else {
+                        within.remove(&f.key);
+                    }
                 }
-                seen.remove(&next_key);
+                if entered {
+                    seen.remove(&next_class);
+                } else {
+                    within.remove(&next_key);
+                }
                 break;
             }
-            let mut moves = Vec::new();
+            let mut moves = spare.pop().unwrap_or_default();
             search.moves(&next, &mut moves);
             order(search, &next, &mut moves, round, &mut rng);
             stack.push(Frame {
                 state: next,
+                class: next_class,
                 key: next_key,
+                entered,
                 moves,
                 next: 0,
             });
@@ -593,21 +659,44 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
         }
     };
     search.free_stock = false;
-    *peak = (*peak).max(seen.capacity() * 24);
+    *peak = (*peak).max((seen.capacity() + within.capacity()) * 24);
     result
 }
 
 /// The fewest steps that win the deal, or proof that none do, within `budget`.
 pub fn solve(deck: &KlondikeDeck, draw: Draw, budget: Budget) -> Answer {
-    solve_with(deck, draw, budget, true)
+    solve_with(deck, draw, budget, Reductions::ALL)
 }
 
-/// `solve`, with the rule that moves part of a run (or a run that empties its pile) only when
-/// what it frees is used at once, or without it (`follow_up` false: the tests compare the two).
-pub fn solve_with(deck: &KlondikeDeck, draw: Draw, budget: Budget, follow_up: bool) -> Answer {
+/// Which of the search's reductions are on; the tests compare each with the search without it.
+#[derive(Clone, Copy, Debug)]
+pub struct Reductions {
+    /// Part of a run, or a whole run that empties its pile, moves only when what it frees is used
+    /// at once (and, deciding Draw 1, a stock card goes onto a pile only when a card could go onto
+    /// it next).
+    pub put_off: bool,
+    /// The depth-first search remembers classes of positions (`State::class`): a class searched
+    /// once is not searched again from another of its positions.
+    pub classes: bool,
+}
+
+impl Reductions {
+    pub const ALL: Reductions = Reductions {
+        put_off: true,
+        classes: true,
+    };
+}
+
+/// `solve` with only some of the reductions (`Reductions`).
+pub fn solve_with(
+    deck: &KlondikeDeck,
+    draw: Draw,
+    budget: Budget,
+    reductions: Reductions,
+) -> Answer {
     let began = Instant::now();
     let deal = Deal::new(deck, draw);
-    let mut search = Search::new(&deal, follow_up);
+    let mut search = Search::new(&deal, reductions);
     let (mut states, mut peak) = (0, 0);
     let start_bound = search.bound(&State::start(&deal));
     let answer = |steps, proven, decided, bound, states, peak| Answer {

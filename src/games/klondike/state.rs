@@ -212,6 +212,29 @@ impl State {
         (rest as u128) << 64 | piles as u128
     }
 
+    /// The position's class: what is on the foundations, each pile's face-down count, whether a
+    /// pile with none still has its own dealt card at the bottom, the stock and waste's cards and
+    /// (`with_waste`) how many lie in the waste. Every other face-up card lies on a card one rank
+    /// higher of the other colour, so the class fixes which cards are face up and how many piles
+    /// are empty, and leaves open only which of two same-coloured cards of a rank lies on which of
+    /// the two that could hold it. That choice does not change what can be won (docs/klondike.md,
+    /// "Positions in classes"); moves that only change it keep the class.
+    pub fn class(&self, deal: &Deal, with_waste: bool) -> u128 {
+        let mut k = 0u128;
+        for &f in &self.found {
+            k = k << 4 | f as u128;
+        }
+        for i in 0..PILES {
+            let own = self.down[i] == 0 && self.len[i] > 0 && self.up[i][0] == deal.piles[i][0];
+            k = k << 4 | (self.down[i] as u128) << 1 | own as u128;
+        }
+        k = k << 24 | self.talon as u128;
+        if with_waste {
+            k = k << 8 | self.waste as u128;
+        }
+        k
+    }
+
     /// The deal's stock indices of the cards still in the stock or the waste, in order, and how
     /// many there are.
     pub fn talon_sequence(&self) -> ([u8; STOCK], usize) {
