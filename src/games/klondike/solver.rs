@@ -6,9 +6,9 @@
 //!    pile before it can go up (it lies over a face-down card of its suit and lower rank; the
 //!    face-up ones of a pile count once, as one step may carry them all). When it ends within its
 //!    budget, the line is the shortest there is, or no line wins.
-//! 2. Otherwise a **depth-first search** with every position remembered decides the deal: a
-//!    winning line (often long) or proof that none exists, within its own budget, in rounds that
-//!    try the moves in other orders (`decide`). It remembers classes of positions
+//! 2. Otherwise a **depth-first search** decides the deal: a winning line (often long) or proof
+//!    that none exists, within its own budget, in rounds that try the moves in other orders
+//!    (`decide`). It remembers classes of positions
 //!    (`State::class`): which cards are face up is the same across a class, and only which of two
 //!    same-coloured cards of a rank lies on which of the two that could hold it differs, which
 //!    changes nothing about what can be won. With one card a draw it also ignores where the waste
@@ -514,9 +514,10 @@ fn order(
 }
 
 /// Depth-first search for a winning line or proof of none, in rounds that each try the moves in
-/// another order (`ORDERS`) within a budget of new positions that grows. Every position met is
-/// remembered: one searched to the end without a win is lost in every order, so a round takes
-/// up where the others left off, and a round that ends within its budget has searched the game.
+/// another order (`ORDERS`) within a budget of new positions that grows. Every class met
+/// (`State::class`) is remembered, and every position reached by a move that keeps its class:
+/// one searched to the end without a win is lost in every order, so a round takes up where the
+/// others left off, and a round that ends within its budget has searched the game.
 /// The lines found first differ by factors of a thousand from one order to the next.
 fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize) -> Decided {
     struct Frame {
