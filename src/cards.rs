@@ -64,7 +64,7 @@ impl Suit {
             _ => None,
         }
     }
-    pub fn is_red(self) -> bool {
+    pub const fn is_red(self) -> bool {
         matches!(self, Suit::Diamonds | Suit::Hearts)
     }
     pub fn index(self) -> usize {

@@ -125,7 +125,7 @@ pub fn bench(seeds: u64, draw: Option<Draw>, budget: Budget, threads: usize) -> 
         Some(d) => vec![d],
         None => vec![Draw::One, Draw::Three],
     };
-    println!("Klondike benchmark: seeded deals 1-{seeds} (deal --game klondike --seed N), every card known, budgets (positions): {} for the shortest line, {} for a short one, {} to decide; {threads} threads", budget.shortest, budget.line, budget.decide);
+    println!("Klondike benchmark: seeded deals 1-{seeds} (deal --game klondike --seed N), every card known, budgets: {} positions for the shortest line, {} for a short one, {} classes of positions to decide; {threads} threads", budget.shortest, budget.line, budget.decide);
     println!();
     println!("| draw | deals | won | shortest proven | proved unwinnable | undecided | mean ms | median ms | worst ms | mean steps |");
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");

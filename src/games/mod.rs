@@ -8,6 +8,7 @@
 
 pub mod key_hash;
 pub mod klondike;
+pub mod packed_set;
 pub mod peg;
 pub mod pyramid;
 pub mod spider;

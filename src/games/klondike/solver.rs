@@ -35,7 +35,8 @@
 use super::state::{fits, rank, red, suit, Deal, Dest, Move, State, C};
 use super::{Draw, KlondikeDeck, Step, PILES};
 use crate::cards::SplitMix64;
-use crate::games::key_hash::{WideKeyMap, WideKeySet};
+use crate::games::key_hash::WideKeyMap;
+use crate::games::packed_set::PackedSet;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -82,7 +83,7 @@ pub struct Budget {
     pub shortest: usize,
     /// Positions the weighted A\* for a short line may keep.
     pub line: usize,
-    /// Positions the depth-first search may remember.
+    /// Classes of positions (`State::class`) the depth-first search may remember.
     pub decide: usize,
 }
 
@@ -338,8 +339,11 @@ impl<'d> Search<'d> {
             if Self::to_foundation(s, c) {
                 out.push(talon(Dest::Foundation));
             }
-            for (to, t) in tops.iter().enumerate() {
-                if (t.is_some() || Some(to) == empty) && fits(c, *t) {
+            if taken & (1 << c) == 0 {
+                continue;
+            }
+            for (to, take) in takes.iter().enumerate() {
+                if take & (1 << c) != 0 {
                     if self.free_stock && ONTO[c as usize] & (ready | (all_up & !face_up[to])) == 0
                     {
                         continue;
@@ -514,93 +518,133 @@ fn order(
 }
 
 /// Depth-first search for a winning line or proof of none, in rounds that each try the moves in
-/// another order (`ORDERS`) within a budget of new positions that grows. Every class met
-/// (`State::class`) is remembered, and every position reached by a move that keeps its class:
-/// one searched to the end without a win is lost in every order, so a round takes up where the
-/// others left off, and a round that ends within its budget has searched the game.
-/// The lines found first differ by factors of a thousand from one order to the next.
+/// another order (`ORDERS`) within a budget of new classes that grows. Every class met
+/// (`State::class`) is remembered: one searched to the end without a win is lost in every order,
+/// so a round takes up where the others left off, and a round that ends within its budget has
+/// searched the game. The lines found first differ by factors of a thousand from one order to
+/// the next.
+///
+/// A class is entered once a round, at one position; the positions in it that the search tries
+/// are that one's children by moves that keep the class (never two such moves in a row), so
+/// they are not remembered: only a class left unfinished when a round stops is entered again.
 fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize) -> Decided {
+    /// A position on the search's path, with its children (made before they are searched, so
+    /// that their classes' slots can be prefetched together).
     struct Frame {
         state: State,
         /// The position's class (`State::class`).
-        class: u128,
-        /// The position's own key.
-        key: u128,
-        /// Whether the search came into the class here (its class is in `seen`), or by a move
-        /// that kept the class (its key is in `within`).
+        class: u64,
+        /// Whether the search came into the class here (its class is in `seen`), not by a move
+        /// that kept the class.
         entered: bool,
         moves: Vec<Move>,
+        /// Each move's position and its class.
+        children: Vec<(State, u64)>,
         next: usize,
+        /// The remaining children's slots are to be prefetched: the frame is new, or the search
+        /// has just come back to it.
+        fetch: bool,
     }
     let deal = search.deal;
     // With one card a draw, every card of the stock and waste can be brought to the waste's top
     // from anywhere in it: where the boundary lies does not change what can be won.
     let with_waste = deal.draw != 1;
-    let key = |s: &State| {
-        let k = s.key();
-        if with_waste {
-            k
-        } else {
-            k & !(0xFFu128 << 104)
-        }
-    };
-    // Without classes, each position is a class of its own.
+    // Without classes, each position is a class of its own, told by its key folded to 63 bits.
     let classes = search.classes;
     let class_of = |s: &State| {
         if classes {
             s.class(deal, with_waste)
         } else {
-            key(s)
+            let mut k = s.key();
+            if !with_waste {
+                k &= !(0xFFu128 << 104);
+            }
+            ((k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k as u64 >> 1
         }
     };
     search.free_stock = search.follow_up && deal.draw == 1;
-    // Classes the search has come into, and positions it reached by moves that kept the class.
-    let mut seen = WideKeySet::default();
-    let mut within = WideKeySet::default();
+    // Classes the search has come into.
+    let mut seen = PackedSet::default();
     let mut rng = SplitMix64(0x4B4C_4F4E);
-    // The move lists of frames popped, for the frames pushed next.
-    let mut spare: Vec<Vec<Move>> = Vec::new();
+    // A frame's moves and children.
+    type Lists = (Vec<Move>, Vec<(State, u64)>);
+    // The lists of frames popped, for the frames pushed next.
+    let mut spare: Vec<Lists> = Vec::new();
     let mut round_budget = FIRST_ROUND;
     let mut round = 0;
+    // A frame for `state`: its moves in this round's order, and their positions.
+    let frame = |search: &mut Search,
+                 spare: &mut Vec<Lists>,
+                 rng: &mut SplitMix64,
+                 round: usize,
+                 state: State,
+                 class: u64,
+                 entered: bool| {
+        let (mut moves, mut children) = spare.pop().unwrap_or_default();
+        search.moves(&state, &mut moves);
+        order(search, &state, &mut moves, round, rng);
+        children.clear();
+        for &m in &moves {
+            let mut next = state.clone();
+            next.apply(deal, m);
+            let c = class_of(&next);
+            children.push((next, c));
+        }
+        Frame {
+            state,
+            class,
+            entered,
+            moves,
+            children,
+            next: 0,
+            fetch: true,
+        }
+    };
     let result = 'rounds: loop {
         let start = State::start(deal);
-        let mut first = Vec::new();
-        search.moves(&start, &mut first);
-        order(search, &start, &mut first, round, &mut rng);
         let start_class = class_of(&start);
         seen.insert(start_class);
-        let mut stack = vec![Frame {
-            key: key(&start),
-            class: start_class,
-            entered: true,
-            state: start,
-            moves: first,
-            next: 0,
-        }];
-        let round_end = seen.len() + within.len() + round_budget;
+        let first = frame(
+            search,
+            &mut spare,
+            &mut rng,
+            round,
+            start,
+            start_class,
+            true,
+        );
+        let mut stack = vec![first];
+        let round_end = seen.len() + round_budget;
         loop {
             let Some(top) = stack.last_mut() else {
                 break 'rounds Decided::None;
             };
             if top.next == top.moves.len() {
                 if let Some(done) = stack.pop() {
-                    spare.push(done.moves);
+                    spare.push((done.moves, done.children));
+                }
+                if let Some(back) = stack.last_mut() {
+                    back.fetch = true;
                 }
                 continue;
             }
-            let m = top.moves[top.next];
+            if top.fetch {
+                top.fetch = false;
+                for &(_, c) in &top.children[top.next..] {
+                    seen.prefetch(c);
+                }
+            }
+            let i = top.next;
             top.next += 1;
             let (class, came_in) = (top.class, top.entered);
-            let mut next = top.state.clone();
-            next.apply(deal, m);
-            if next.is_won() {
+            let next_class = top.children[i].1;
+            if top.children[i].0.is_won() {
                 let mut steps = Vec::new();
                 for f in &stack {
                     steps.extend(f.state.steps(deal, f.moves[f.next - 1]));
                 }
                 break 'rounds Decided::Line(steps);
             }
-            let next_class = class_of(&next);
             let entered = next_class != class;
             // A move that keeps the class frees a card for the move that uses it, which changes
             // the class: two such moves in a row are never needed (docs/klondike.md).
@@ -610,49 +654,25 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
             if entered && !seen.insert(next_class) {
                 continue;
             }
-            let next_key = key(&next);
-            if !entered
-                && (stack
-                    .iter()
-                    .rev()
-                    .take_while(|f| f.class == class)
-                    .any(|f| f.key == next_key)
-                    || !within.insert(next_key))
-            {
-                continue;
-            }
             *states += 1;
-            let remembered = seen.len() + within.len();
-            if remembered >= budget {
+            if seen.len() >= budget {
                 break 'rounds Decided::OutOfBudget;
             }
-            if remembered >= round_end {
-                // The positions on the path are not searched to the end: not lost yet.
-                for f in &stack {
-                    if f.entered {
-                        seen.remove(&f.class);
-                    } else {
-                        within.remove(&f.key);
-                    }
+            if seen.len() >= round_end {
+                // The classes on the path are not searched to the end: not lost yet.
+                for f in stack.iter().filter(|f| f.entered) {
+                    seen.remove(f.class);
                 }
                 if entered {
-                    seen.remove(&next_class);
-                } else {
-                    within.remove(&next_key);
+                    seen.remove(next_class);
                 }
                 break;
             }
-            let mut moves = spare.pop().unwrap_or_default();
-            search.moves(&next, &mut moves);
-            order(search, &next, &mut moves, round, &mut rng);
-            stack.push(Frame {
-                state: next,
-                class: next_class,
-                key: next_key,
-                entered,
-                moves,
-                next: 0,
-            });
+            let next = top.children[i].0.clone();
+            let pushed = frame(
+                search, &mut spare, &mut rng, round, next, next_class, entered,
+            );
+            stack.push(pushed);
         }
         round += 1;
         if round >= 2 {
@@ -660,7 +680,7 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
         }
     };
     search.free_stock = false;
-    *peak = (*peak).max((seen.capacity() + within.capacity()) * 24);
+    *peak = (*peak).max(seen.bytes());
     result
 }
 

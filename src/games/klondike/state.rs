@@ -24,8 +24,20 @@ pub fn rank(c: C) -> u8 {
 pub fn suit(c: C) -> usize {
     (c / 13) as usize
 }
+/// Bit c: card c is red.
+const RED_CARDS: u64 = {
+    let mut mask = 0u64;
+    let mut c = 0;
+    while c < 52 {
+        if Suit::ALL[c / 13].is_red() {
+            mask |= 1 << c;
+        }
+        c += 1;
+    }
+    mask
+};
 pub fn red(c: C) -> bool {
-    Suit::ALL[suit(c)].is_red()
+    RED_CARDS >> c & 1 != 0
 }
 /// Whether `c` goes onto `top` (`None`: an empty pile, kings only).
 pub fn fits(c: C, top: Option<C>) -> bool {
@@ -219,18 +231,29 @@ impl State {
     /// are empty, and leaves open only which of two same-coloured cards of a rank lies on which of
     /// the two that could hold it. That choice does not change what can be won (docs/klondike.md,
     /// "Positions in classes"); moves that only change it keep the class.
-    pub fn class(&self, deal: &Deal, with_waste: bool) -> u128 {
-        let mut k = 0u128;
+    ///
+    /// Packed into 62 bits: 4 a foundation, per pile its face-down count (or, with none, whether
+    /// its own card is at the bottom) in as few bits as pile k's k + 2 values need, the 24 stock
+    /// and waste cards, and 5 bits of waste.
+    pub fn class(&self, deal: &Deal, with_waste: bool) -> u64 {
+        /// Bits for pile k's values: none down and not its own card, none down and its own card,
+        /// or 1 to k face down.
+        const PILE_BITS: [u32; PILES] = [1, 2, 2, 3, 3, 3, 3];
+        let mut k = 0u64;
         for &f in &self.found {
-            k = k << 4 | f as u128;
+            k = k << 4 | f as u64;
         }
-        for i in 0..PILES {
-            let own = self.down[i] == 0 && self.len[i] > 0 && self.up[i][0] == deal.piles[i][0];
-            k = k << 4 | (self.down[i] as u128) << 1 | own as u128;
+        for (i, bits) in PILE_BITS.into_iter().enumerate() {
+            let value = if self.down[i] > 0 {
+                self.down[i] as u64 + 1
+            } else {
+                (self.len[i] > 0 && self.up[i][0] == deal.piles[i][0]) as u64
+            };
+            k = k << bits | value;
         }
-        k = k << 24 | self.talon as u128;
+        k = k << 24 | self.talon as u64;
         if with_waste {
-            k = k << 8 | self.waste as u128;
+            k = k << 5 | self.waste as u64;
         }
         k
     }
