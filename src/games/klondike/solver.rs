@@ -485,33 +485,25 @@ const ORDERS: usize = 3;
 /// two doubles it.
 const FIRST_ROUND: usize = 20_000;
 
-/// Puts `moves` from `state` in the order of round `round` (see `ORDERS`).
-fn order(
-    search: &Search,
-    state: &State,
-    moves: &mut Vec<Move>,
-    round: usize,
-    rng: &mut SplitMix64,
-) {
+/// A move of the depth-first search, the position it makes and that position's class.
+struct Child {
+    mv: Move,
+    state: State,
+    class: u64,
+}
+
+/// Puts a position's `children` in the order of round `round` (see `ORDERS`).
+fn order(search: &Search, children: &mut [Child], round: usize, rng: &mut SplitMix64) {
     match round % ORDERS {
         0 => {}
-        1 => {
-            let mut scored: Vec<(u32, Move)> = moves
-                .iter()
-                .map(|&m| {
-                    let mut t = state.clone();
-                    t.apply(search.deal, m);
-                    let downs: u32 = t.down.iter().map(|&d| d as u32).sum();
-                    (search.bound(&t) + 2 * downs, m)
-                })
-                .collect();
-            scored.sort_by_key(|x| x.0);
-            *moves = scored.into_iter().map(|x| x.1).collect();
-        }
+        1 => children.sort_by_cached_key(|c| {
+            let downs: u32 = c.state.down.iter().map(|&d| d as u32).sum();
+            search.bound(&c.state) + 2 * downs
+        }),
         _ => {
-            for i in (1..moves.len()).rev() {
+            for i in (1..children.len()).rev() {
                 let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-                moves.swap(i, j);
+                children.swap(i, j);
             }
         }
     }
@@ -537,9 +529,8 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
         /// Whether the search came into the class here (its class is in `seen`), not by a move
         /// that kept the class.
         entered: bool,
-        moves: Vec<Move>,
-        /// Each move's position and its class.
-        children: Vec<(State, u64)>,
+        /// Its moves in the order searched.
+        children: Vec<Child>,
         next: usize,
         /// The remaining children's slots are to be prefetched: the frame is new, or the search
         /// has just come back to it.
@@ -566,35 +557,38 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
     // Classes the search has come into.
     let mut seen = PackedSet::default();
     let mut rng = SplitMix64(0x4B4C_4F4E);
-    // A frame's moves and children.
-    type Lists = (Vec<Move>, Vec<(State, u64)>);
-    // The lists of frames popped, for the frames pushed next.
-    let mut spare: Vec<Lists> = Vec::new();
+    // The lists of children of frames popped, for the frames pushed next, and of moves.
+    let mut spare: Vec<Vec<Child>> = Vec::new();
+    let mut moves = Vec::new();
     let mut round_budget = FIRST_ROUND;
     let mut round = 0;
     // A frame for `state`: its moves in this round's order, and their positions.
     let frame = |search: &mut Search,
-                 spare: &mut Vec<Lists>,
+                 spare: &mut Vec<Vec<Child>>,
+                 moves: &mut Vec<Move>,
                  rng: &mut SplitMix64,
                  round: usize,
                  state: State,
                  class: u64,
                  entered: bool| {
-        let (mut moves, mut children) = spare.pop().unwrap_or_default();
-        search.moves(&state, &mut moves);
-        order(search, &state, &mut moves, round, rng);
+        let mut children = spare.pop().unwrap_or_default();
+        search.moves(&state, moves);
         children.clear();
-        for &m in &moves {
+        for &mv in moves.iter() {
             let mut next = state.clone();
-            next.apply(deal, m);
-            let c = class_of(&next);
-            children.push((next, c));
+            next.apply(deal, mv);
+            let class = class_of(&next);
+            children.push(Child {
+                mv,
+                state: next,
+                class,
+            });
         }
+        order(search, &mut children, round, rng);
         Frame {
             state,
             class,
             entered,
-            moves,
             children,
             next: 0,
             fetch: true,
@@ -607,6 +601,7 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
         let first = frame(
             search,
             &mut spare,
+            &mut moves,
             &mut rng,
             round,
             start,
@@ -619,9 +614,9 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
             let Some(top) = stack.last_mut() else {
                 break 'rounds Decided::None;
             };
-            if top.next == top.moves.len() {
+            if top.next == top.children.len() {
                 if let Some(done) = stack.pop() {
-                    spare.push((done.moves, done.children));
+                    spare.push(done.children);
                 }
                 if let Some(back) = stack.last_mut() {
                     back.fetch = true;
@@ -630,18 +625,18 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
             }
             if top.fetch {
                 top.fetch = false;
-                for &(_, c) in &top.children[top.next..] {
-                    seen.prefetch(c);
+                for c in &top.children[top.next..] {
+                    seen.prefetch(c.class);
                 }
             }
             let i = top.next;
             top.next += 1;
             let (class, came_in) = (top.class, top.entered);
-            let next_class = top.children[i].1;
-            if top.children[i].0.is_won() {
+            let next_class = top.children[i].class;
+            if top.children[i].state.is_won() {
                 let mut steps = Vec::new();
                 for f in &stack {
-                    steps.extend(f.state.steps(deal, f.moves[f.next - 1]));
+                    steps.extend(f.state.steps(deal, f.children[f.next - 1].mv));
                 }
                 break 'rounds Decided::Line(steps);
             }
@@ -668,9 +663,9 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
                 }
                 break;
             }
-            let next = top.children[i].0.clone();
+            let next = top.children[i].state.clone();
             let pushed = frame(
-                search, &mut spare, &mut rng, round, next, next_class, entered,
+                search, &mut spare, &mut moves, &mut rng, round, next, next_class, entered,
             );
             stack.push(pushed);
         }
