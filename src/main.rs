@@ -422,8 +422,9 @@ struct SpiderOptions {
     /// otherwise; deal: 4 unless given; bench: each of 1, 2 and 4 unless given)
     #[arg(long, value_name = "N", value_parser = solitaire_agent::games::spider::Suits::parse)]
     suits: Option<solitaire_agent::games::spider::Suits>,
-    /// Spider's search budget for solve and bench: positions searched before a deal is called
-    /// undecided (default 1000000)
+    /// Spider's and Klondike's search budget for solve and bench, before a deal is called
+    /// undecided: Spider, positions searched (default 1000000); Klondike, classes of positions its
+    /// deciding search remembers (default 5000000: 1 GiB holds some 60 million)
     #[arg(long, value_name = "POSITIONS")]
     budget: Option<u64>,
 }
@@ -436,6 +437,14 @@ impl SpiderOptions {
     fn budget(&self) -> u64 {
         self.budget
             .unwrap_or(solitaire_agent::games::spider::solver::BUDGET)
+    }
+    /// Klondike's budgets: the default ones, with `--budget` as the deciding search's.
+    fn klondike_budget(&self) -> solitaire_agent::games::klondike::solver::Budget {
+        let mut budget = solitaire_agent::games::klondike::solver::Budget::default();
+        if let Some(n) = self.budget {
+            budget.decide = n as usize;
+        }
+        budget
     }
 }
 
@@ -628,9 +637,9 @@ its goal is to win the deal, one card turned at a time",
                 json,
                 threads: threads(t),
             }),
-            Chosen::Klondike if peg.given() || spider.given() || goal != "board" => {
+            Chosen::Klondike if peg.given() || spider.suits.is_some() || goal != "board" => {
                 Err(cli::Failure::input(
-                    "solve --game klondike takes deck files or --batch, --draw, --json and --threads: \
+                    "solve --game klondike takes deck files or --batch, --draw, --budget, --json and --threads: \
 its goal is to win the deal",
                 ))
             }
@@ -639,7 +648,7 @@ its goal is to win the deal",
                 batch,
                 json,
                 draw: klondike.draw.unwrap_or(solitaire_agent::games::klondike::Draw::One),
-                budget: Default::default(),
+                budget: spider.klondike_budget(),
                 threads: threads(t),
             }),
             _ if klondike.draw.is_some() => Err(cli::Failure::input(NOT_KLONDIKE)),
@@ -662,7 +671,7 @@ its goal is to win the deal",
                 })
             }
             _ if spider.given() => Err(cli::Failure::input(
-                "--suits and --budget are Spider's: add --game spider",
+                "--suits is Spider's, --budget Spider's and Klondike's (solve, bench): add --game spider",
             )),
             Chosen::Cards(_) if peg.given() => Err(cli::Failure::input(
                 "--board, --start, --end and --count are peg solitaire's: add --game peg",
@@ -800,7 +809,7 @@ its goal is to win the deal",
             if let Chosen::Klondike = game.game {
                 if spider.given() {
                     return Err(cli::Failure::input(
-                        "--suits and --budget are Spider's: add --game spider",
+                        "--suits is Spider's, --budget Spider's and Klondike's (solve, bench): add --game spider",
                     ));
                 }
                 return cli::klondike::deal(seed);
@@ -813,7 +822,7 @@ its goal is to win the deal",
             }
             if spider.given() {
                 return Err(cli::Failure::input(
-                    "--suits and --budget are Spider's: add --game spider",
+                    "--suits is Spider's, --budget Spider's and Klondike's (solve, bench): add --game spider",
                 ));
             }
             game.cards()?;
@@ -914,15 +923,15 @@ its goal is to win the deal",
                 ))
             }
             Chosen::TripleKlondike => cli::triple_klondike::bench(seeds.unwrap_or(10), threads(t)),
-            Chosen::Klondike if goal != "board" || !files.is_empty() || spider.given() => {
+            Chosen::Klondike if goal != "board" || !files.is_empty() || spider.suits.is_some() => {
                 Err(cli::Failure::input(
-                    "bench --game klondike decides seeded deals (--seeds N, --draw): it takes no goal or files",
+                    "bench --game klondike decides seeded deals (--seeds N, --draw, --budget): it takes no goal, files or --suits",
                 ))
             }
             Chosen::Klondike => cli::klondike::bench(
                 seeds.unwrap_or(1000),
                 klondike.draw,
-                Default::default(),
+                spider.klondike_budget(),
                 threads(t),
             ),
             _ if klondike.draw.is_some() => Err(cli::Failure::input(NOT_KLONDIKE)),
@@ -936,7 +945,7 @@ its goal is to win the deal",
                 threads(t),
             ),
             _ if spider.given() => Err(cli::Failure::input(
-                "--suits and --budget are Spider's: add --game spider",
+                "--suits is Spider's, --budget Spider's and Klondike's (solve, bench): add --game spider",
             )),
             Chosen::Peg if goal != "board" => Err(cli::Failure::input(
                 "--goal is for card games: peg solitaire takes --end",

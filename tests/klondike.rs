@@ -186,6 +186,36 @@ fn positions_in_classes_decide_as_the_search_of_every_position_does() {
 }
 
 #[test]
+fn the_budget_option_sets_how_far_the_deciding_search_goes() {
+    // Seeded deal 47 is unwinnable; its proof takes the deciding search some 66 thousand positions.
+    let file = std::env::temp_dir().join(format!("klondike-budget-{}.txt", std::process::id()));
+    std::fs::write(&file, KlondikeDeck::shuffled(47).layout()).unwrap();
+    let decide = |budget: &str| {
+        let out = bin()
+            .args(["solve", "--game", "klondike", "--json", "--budget", budget])
+            .arg(&file)
+            .run();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(line["solvable"], false);
+        line["decided"].as_bool().unwrap()
+    };
+    assert!(!decide("1000"), "decided within 1,000 classes");
+    assert!(decide("200000"), "undecided within 200,000 classes");
+    // Spider's other option is refused.
+    let out = bin()
+        .args(["solve", "--game", "klondike", "--suits", "2"])
+        .arg(&file)
+        .run();
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_file(&file).ok();
+}
+
+#[test]
 fn the_command_line_prints_the_contract_and_refuses_bad_input() {
     let dir = std::env::temp_dir().join(format!("klondike-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -106,7 +106,7 @@ fn text_report(source: &str, solved: &Solved) -> String {
         }
         (None, true) => format!("{source}: no line wins (every line searched; {stats})"),
         (None, false) => format!(
-            "{source}: undecided: no winning line found and none ruled out within the budget; no line wins in under {} steps ({stats})",
+            "{source}: undecided: no winning line found and none ruled out within the budget (--budget searches further); no line wins in under {} steps ({stats})",
             a.bound
         ),
     }
