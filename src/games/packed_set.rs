@@ -5,6 +5,24 @@
 
 const EMPTY: u64 = u64::MAX;
 
+/// Asks the processor to start loading the cache line that holds `slot`, so that a later read
+/// finds it there: tables far larger than the caches are read fast when those loads overlap. Only
+/// a hint, with no effect on memory; nothing on processors other than x86-64.
+#[inline]
+pub fn prefetch<T>(slot: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: prefetching is only a hint; it never faults, and the address is a reference's.
+        #[allow(unused_unsafe)]
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>(slot as *const T as *const i8)
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
+}
+
 /// The table grows when it is this many eighths full.
 const MAX_LOAD_EIGHTHS: usize = 5;
 
@@ -53,18 +71,7 @@ impl PackedSet {
     /// `insert` finds it in cache. Only a hint: no effect on what the set holds.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot: *const u64 = &self.slots[self.home(key)];
-            // SAFETY: prefetching is only a hint; it never faults, and the address is in the table.
-            #[allow(unused_unsafe)]
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(slot as *const i8)
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(&self.slots[self.home(key)]);
     }
 
     /// Adds `key`; true when it was not in the set.

@@ -42,18 +42,7 @@ impl Visited {
     /// those loads is what keeps the search fast. No effect on other processors.
     #[inline]
     pub fn prefetch(&self, key: Key) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot: *const u64 = &self.slots[self.home(key)];
-            // SAFETY: prefetching is only a hint; it never faults, and the address is in the table.
-            #[allow(unused_unsafe)]
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(slot as *const i8)
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::games::packed_set::prefetch(&self.slots[self.home(key)]);
     }
 
     /// The step count and move recorded for a state.
