@@ -492,6 +492,16 @@ struct Child {
     class: u64,
 }
 
+/// Whether `m` takes a card from pile `p`, puts one there, or plays its top card up.
+fn touches(m: Move, p: u8) -> bool {
+    match m {
+        Move::PileToFoundation(i) => i == p,
+        Move::PileToPile { from, to, .. } => from == p || to == p,
+        Move::FoundationToPile { to, .. } => to == p,
+        Move::Talon { dest, .. } => dest == Dest::Pile(p),
+    }
+}
+
 /// Puts a position's `children` in the order of round `round` (see `ORDERS`).
 fn order(search: &Search, children: &mut [Child], round: usize, rng: &mut SplitMix64) {
     match round % ORDERS {
@@ -517,8 +527,8 @@ fn order(search: &Search, children: &mut [Child], round: usize, rng: &mut SplitM
 /// the next.
 ///
 /// A class is entered once a round, at one position; the positions in it that the search tries
-/// are that one's children by moves that keep the class (never two such moves in a row), so
-/// they are not remembered: only a class left unfinished when a round stops is entered again.
+/// are that one's children by moves that keep the class (never two such moves in a row, and
+/// after one only moves at the pile it left), so they are not remembered: only a class left unfinished when a round stops is entered again.
 fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize) -> Decided {
     /// A position on the search's path, with its children (made before they are searched, so
     /// that their classes' slots can be prefetched together).
@@ -570,9 +580,13 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
                  round: usize,
                  state: State,
                  class: u64,
-                 entered: bool| {
+                 entered: bool,
+                 left: Option<u8>| {
         let mut children = spare.pop().unwrap_or_default();
         search.moves(&state, moves);
+        if let Some(p) = left {
+            moves.retain(|&m| touches(m, p));
+        }
         children.clear();
         for &mv in moves.iter() {
             let mut next = state.clone();
@@ -607,6 +621,7 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
             start,
             start_class,
             true,
+            None,
         );
         let mut stack = vec![first];
         let round_end = seen.len() + round_budget;
@@ -664,8 +679,14 @@ fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize
                 break;
             }
             let next = top.children[i].state.clone();
+            // After a move that keeps the class, only moves that use the pile it left: any other
+            // reaches a class its parent's same move reaches (docs/klondike.md).
+            let left = match top.children[i].mv {
+                Move::PileToPile { from, .. } if !entered => Some(from),
+                _ => None,
+            };
             let pushed = frame(
-                search, &mut spare, &mut moves, &mut rng, round, next, next_class, entered,
+                search, &mut spare, &mut moves, &mut rng, round, next, next_class, entered, left,
             );
             stack.push(pushed);
         }
