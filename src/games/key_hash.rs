@@ -32,5 +32,3 @@ pub type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
 pub type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 /// A map from wide packed keys (`u128`).
 pub type WideKeyMap<V> = HashMap<u128, V, BuildHasherDefault<KeyHasher>>;
-/// A set of wide packed keys (`u128`).
-pub type WideKeySet = HashSet<u128, BuildHasherDefault<KeyHasher>>;

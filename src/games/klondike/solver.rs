@@ -528,7 +528,8 @@ fn order(search: &Search, children: &mut [Child], round: usize, rng: &mut SplitM
 ///
 /// A class is entered once a round, at one position; the positions in it that the search tries
 /// are that one's children by moves that keep the class (never two such moves in a row, and
-/// after one only moves at the pile it left), so they are not remembered: only a class left unfinished when a round stops is entered again.
+/// after one only moves at the pile it left), so they are not remembered: only a class left
+/// unfinished when a round stops is entered again.
 fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize) -> Decided {
     /// A position on the search's path, with its children (made before they are searched, so
     /// that their classes' slots can be prefetched together).
