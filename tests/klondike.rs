@@ -191,16 +191,11 @@ fn the_budget_option_sets_how_far_the_deciding_search_goes() {
     let file = std::env::temp_dir().join(format!("klondike-budget-{}.txt", std::process::id()));
     std::fs::write(&file, KlondikeDeck::shuffled(47).layout()).unwrap();
     let decide = |budget: &str| {
-        let out = bin()
-            .args(["solve", "--game", "klondike", "--json", "--budget", budget])
-            .arg(&file)
-            .run();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let line = common::json_line(
+            bin()
+                .args(["solve", "--game", "klondike", "--json", "--budget", budget])
+                .arg(&file),
         );
-        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(line["solvable"], false);
         line["decided"].as_bool().unwrap()
     };
@@ -230,16 +225,11 @@ fn the_command_line_prints_the_contract_and_refuses_bad_input() {
     );
     let file = dir.join("deal.txt");
     std::fs::write(&file, &layout).unwrap();
-    let out = bin()
-        .args(["solve", "--game", "klondike", "--json", "--draw", "1"])
-        .arg(&file)
-        .run();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let line = common::json_line(
+        bin()
+            .args(["solve", "--game", "klondike", "--json", "--draw", "1"])
+            .arg(&file),
     );
-    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(line["deck"], KlondikeDeck::shuffled(2).to_string());
     assert_eq!(line["solvable"], true);
     let steps: Vec<String> = line["steps"]

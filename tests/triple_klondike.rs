@@ -91,16 +91,11 @@ fn the_command_line_prints_the_contract_and_refuses_bad_input() {
     );
     let file = dir.join("ordered.txt");
     std::fs::write(&file, ordered_deal().layout()).unwrap();
-    let out = bin()
-        .args(["solve", "--game", "triple-klondike", "--json"])
-        .arg(&file)
-        .run();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let line = common::json_line(
+        bin()
+            .args(["solve", "--game", "triple-klondike", "--json"])
+            .arg(&file),
     );
-    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(line["deck"], ordered_deal().to_string());
     assert_eq!(line["solvable"], true);
     assert_eq!(

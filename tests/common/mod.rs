@@ -48,6 +48,17 @@ pub fn run_cli(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Runs `command` (the program with `--json`), which must succeed, and its JSON line.
+pub fn json_line(command: &mut std::process::Command) -> serde_json::Value {
+    let out = command.run();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON line")
+}
+
 /// The `steps` of a JSON line of the contract.
 pub fn json_steps(line: &serde_json::Value) -> Vec<String> {
     line["steps"]
