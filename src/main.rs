@@ -424,7 +424,7 @@ struct SpiderOptions {
     suits: Option<solitaire_agent::games::spider::Suits>,
     /// Spider's and Klondike's search budget for solve and bench, before a deal is called
     /// undecided: Spider, positions searched (default 1000000); Klondike, classes of positions its
-    /// deciding search remembers (default 5000000; at most about 40 bytes of memory each)
+    /// deciding search remembers (default 20000000; at most about 40 bytes of memory each)
     #[arg(long, value_name = "POSITIONS")]
     budget: Option<u64>,
 }

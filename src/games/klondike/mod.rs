@@ -1,7 +1,8 @@
 //! Klondike (seed 004): the deck file (`deck`), the steps as `solve` writes them (`step`), the
 //! rules that check a solution and play the table (`rules`), the packed position the solver
-//! searches (`state`), the search (`solver`), the practice table (`table`) and its place in the
-//! games' registry (`game`). The agent does not play it on screen yet.
+//! searches (`state`), the search (`solver`, deciding by `class_search` in `rounds`), the
+//! practice table (`table`), its reading (`vision`), the agent (`known`, `learn`, `agent`) and
+//! the game's place in the games' registry (`game`).
 //!
 //! MSC's rules: seven piles, pile k dealt k cards with only its top card face up; a face-down card
 //! left on top turns up by itself. Cards build down in alternating colours; a run of face-up cards
@@ -11,10 +12,12 @@
 //! back down onto a pile. The game is won when all 52 cards are on the foundations.
 
 pub mod agent;
+pub mod class_search;
 pub mod deck;
 pub mod game;
 pub mod known;
 pub mod learn;
+pub mod rounds;
 pub mod rules;
 pub mod solver;
 pub mod state;

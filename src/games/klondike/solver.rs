@@ -8,11 +8,12 @@
 //!    budget, the line is the shortest there is, or no line wins.
 //! 2. Otherwise a **depth-first search** decides the deal: a winning line (often long) or proof
 //!    that none exists, within its own budget, in rounds that try the moves in other orders
-//!    (`decide`). It remembers classes of positions
-//!    (`State::class`): which cards are face up is the same across a class, and only which of two
-//!    same-coloured cards of a rank lies on which of the two that could hold it differs, which
-//!    changes nothing about what can be won. With one card a draw it also ignores where the waste
-//!    ends: every stock and waste card can be brought up from anywhere.
+//!    (`rounds`). It moves from class of positions to class (`class_search`; `State::class`):
+//!    which cards are face up is the same across a class, and only which of two same-coloured
+//!    cards of a rank lies on which of the two that could hold it differs, which changes nothing
+//!    about what can be won. With one card a draw it also ignores where the waste ends: every
+//!    stock and waste card can be brought up from anywhere. The tests compare it with the same
+//!    search over every position (`Reductions::classes` off), whose moves this module makes.
 //! 3. When won, the A\* again with the bound counted three times (weighted A\*) looks for a
 //!    shorter line (at most three times the shortest) within its own budget; if it runs out, with
 //!    the bound counted eight times.
@@ -20,23 +21,23 @@
 //! A line from step 2 or 3 is not proven shortest: the answer gives the bound step 1 reached,
 //! below which no line wins.
 //!
-//! Both play a card to its foundation at once when nothing could still need it on a pile: an ace
+//! All play a card to its foundation at once when nothing could still need it on a pile: an ace
 //! or two, or a card whose two lower cards of the other colour and the card two lower of its own
 //! colour's other suit are on the foundations (the card could only hold those). Such a move is
 //! made by every winning line sooner or later, and making it sooner takes no step more.
 //!
-//! Both move part of a run only when the card it uncovers can be used by the next move (go up,
+//! The A\* and the search of positions move part of a run only when the card it uncovers can be used by the next move (go up,
 //! take a card, or move with the cards under it), and a whole run that leaves its pile empty only
 //! when a king could go there next. A line that makes such a move earlier can make it just before
 //! the move that uses what it freed, in as many steps: until then nothing touches the pile it left,
 //! and whatever is done with the run where it went can be done where it was; if a move carries the
 //! run on with the cards it was put on, those go first and the run follows (two moves for two).
 
+use super::class_search;
+use super::rounds::{self, Child, Outcome, Space};
 use super::state::{fits, rank, red, suit, Deal, Dest, Move, State, C};
 use super::{Draw, KlondikeDeck, Step, PILES};
-use crate::cards::SplitMix64;
 use crate::games::key_hash::WideKeyMap;
-use crate::games::packed_set::PackedSet;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -91,8 +92,8 @@ impl Default for Budget {
     fn default() -> Budget {
         Budget {
             shortest: 100_000,
-            line: 300_000,
-            decide: 5_000_000,
+            line: 1_000_000,
+            decide: 20_000_000,
         }
     }
 }
@@ -123,6 +124,25 @@ impl Blockers {
     }
 }
 
+/// Whether no winning line could need `c` (playable to its foundation, with `found` on the
+/// foundations) on a pile.
+pub(super) fn safe(found: &[u8; 4], c: C) -> bool {
+    let r = rank(c);
+    if r <= 2 {
+        return true;
+    }
+    let mine = suit(c);
+    (0..4).all(|t| {
+        if t == mine {
+            true
+        } else if red(t as C * 13) != red(c) {
+            found[t] + 1 >= r
+        } else {
+            found[t] + 2 >= r
+        }
+    })
+}
+
 /// The search's view of one deal.
 struct Search<'d> {
     deal: &'d Deal,
@@ -134,11 +154,11 @@ struct Search<'d> {
     /// Part of a run, or a whole run that empties its pile, moves only when what it frees can
     /// be used at once (see the module's notes).
     follow_up: bool,
-    /// The depth-first search remembers classes of positions (`State::class`), not positions.
-    classes: bool,
     /// Deciding Draw 1, where any stock or waste card can be had at any time: one goes onto a
     /// pile only when a card could go onto it next.
     free_stock: bool,
+    /// The moves of the position the search is at.
+    scratch: Vec<Move>,
 }
 
 impl<'d> Search<'d> {
@@ -150,7 +170,7 @@ impl<'d> Search<'d> {
             emptying: Vec::new(),
             partial: Vec::new(),
             follow_up: reductions.put_off,
-            classes: reductions.classes,
+            scratch: Vec::new(),
             free_stock: false,
         }
     }
@@ -179,24 +199,6 @@ impl<'d> Search<'d> {
         s.found[suit(c)] + 1 == rank(c)
     }
 
-    /// Whether no winning line could need `c` (playable to its foundation) on a pile.
-    fn safe(s: &State, c: C) -> bool {
-        let r = rank(c);
-        if r <= 2 {
-            return true;
-        }
-        let mine = suit(c);
-        (0..4).all(|t| {
-            if t == mine {
-                true
-            } else if red(t as C * 13) != red(c) {
-                s.found[t] + 1 >= r
-            } else {
-                s.found[t] + 2 >= r
-            }
-        })
-    }
-
     /// The moves from `s`; only the one forced move when a card goes up safely.
     fn moves(&mut self, s: &State, out: &mut Vec<Move>) {
         out.clear();
@@ -205,7 +207,7 @@ impl<'d> Search<'d> {
         // Safe plays to the foundations first, alone.
         for (i, top) in tops.iter().enumerate() {
             if let Some(c) = *top {
-                if Self::to_foundation(s, c) && Self::safe(s, c) {
+                if Self::to_foundation(s, c) && safe(&s.found, c) {
                     out.push(Move::PileToFoundation(i as u8));
                     return;
                 }
@@ -213,7 +215,7 @@ impl<'d> Search<'d> {
         }
         if s.waste > 0 {
             let c = self.deal.stock[seq[s.waste as usize - 1] as usize];
-            if Self::to_foundation(s, c) && Self::safe(s, c) {
+            if Self::to_foundation(s, c) && safe(&s.found, c) {
                 out.push(Move::Talon {
                     before: 0,
                     recycle: false,
@@ -471,234 +473,44 @@ fn shortest(
     Shortest::None
 }
 
-enum Decided {
-    Line(Vec<Step>),
-    None,
-    OutOfBudget,
-}
+/// The positions the depth-first search without classes explores (`rounds::search`): each
+/// remembered by its key folded to 64 bits (with Draw 1, without where the waste ends).
+impl Space for Search<'_> {
+    type Node = State;
+    type Move = Move;
 
-/// The orders the depth-first search tries moves in, one a round: as `Search::moves` gives them,
-/// by the bound and the face-down cards left after each, and shuffled.
-const ORDERS: usize = 3;
-
-/// Positions the first round of the depth-first search may add; each round after the first
-/// two doubles it.
-const FIRST_ROUND: usize = 20_000;
-
-/// A move of the depth-first search, the position it makes and that position's class.
-struct Child {
-    mv: Move,
-    state: State,
-    class: u64,
-}
-
-/// Whether `m` takes a card from pile `p`, puts one there, or plays its top card up.
-fn touches(m: Move, p: u8) -> bool {
-    match m {
-        Move::PileToFoundation(i) => i == p,
-        Move::PileToPile { from, to, .. } => from == p || to == p,
-        Move::FoundationToPile { to, .. } => to == p,
-        Move::Talon { dest, .. } => dest == Dest::Pile(p),
-    }
-}
-
-/// Puts a position's `children` in the order of round `round` (see `ORDERS`).
-fn order(search: &Search, children: &mut [Child], round: usize, rng: &mut SplitMix64) {
-    match round % ORDERS {
-        0 => {}
-        1 => children.sort_by_cached_key(|c| {
-            let downs: u32 = c.state.down.iter().map(|&d| d as u32).sum();
-            search.bound(&c.state) + 2 * downs
-        }),
-        _ => {
-            for i in (1..children.len()).rev() {
-                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-                children.swap(i, j);
-            }
-        }
-    }
-}
-
-/// Depth-first search for a winning line or proof of none, in rounds that each try the moves in
-/// another order (`ORDERS`) within a budget of new classes that grows. Every class met
-/// (`State::class`) is remembered: one searched to the end without a win is lost in every order,
-/// so a round takes up where the others left off, and a round that ends within its budget has
-/// searched the game. The lines found first differ by factors of a thousand from one order to
-/// the next.
-///
-/// A class is entered once a round, at one position; the positions in it that the search tries
-/// are that one's children by moves that keep the class (never two such moves in a row, and
-/// after one only moves at the pile it left), so they are not remembered: only a class left
-/// unfinished when a round stops is entered again.
-fn decide(search: &mut Search, budget: usize, states: &mut u64, peak: &mut usize) -> Decided {
-    /// A position on the search's path, with its children (made before they are searched, so
-    /// that their classes' slots can be prefetched together).
-    struct Frame {
-        state: State,
-        /// The position's class (`State::class`).
-        class: u64,
-        /// Whether the search came into the class here (its class is in `seen`), not by a move
-        /// that kept the class.
-        entered: bool,
-        /// Its moves in the order searched.
-        children: Vec<Child>,
-        next: usize,
-        /// The remaining children's slots are to be prefetched: the frame is new, or the search
-        /// has just come back to it.
-        fetch: bool,
-    }
-    let deal = search.deal;
-    // With one card a draw, every card of the stock and waste can be brought to the waste's top
-    // from anywhere in it: where the boundary lies does not change what can be won.
-    let with_waste = deal.draw != 1;
-    // Without classes, each position is a class of its own, told by its key folded to 63 bits.
-    let classes = search.classes;
-    let class_of = |s: &State| {
-        if classes {
-            s.class(deal, with_waste)
-        } else {
-            let mut k = s.key();
-            if !with_waste {
-                k &= !(0xFFu128 << 104);
-            }
-            ((k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k as u64 >> 1
-        }
-    };
-    search.free_stock = search.follow_up && deal.draw == 1;
-    // Classes the search has come into.
-    let mut seen = PackedSet::default();
-    let mut rng = SplitMix64(0x4B4C_4F4E);
-    // The lists of children of frames popped, for the frames pushed next, and of moves.
-    let mut spare: Vec<Vec<Child>> = Vec::new();
-    let mut moves = Vec::new();
-    let mut round_budget = FIRST_ROUND;
-    let mut round = 0;
-    // A frame for `state`: its moves in this round's order, and their positions.
-    let frame = |search: &mut Search,
-                 spare: &mut Vec<Vec<Child>>,
-                 moves: &mut Vec<Move>,
-                 rng: &mut SplitMix64,
-                 round: usize,
-                 state: State,
-                 class: u64,
-                 entered: bool,
-                 left: Option<u8>| {
-        let mut children = spare.pop().unwrap_or_default();
-        search.moves(&state, moves);
-        if let Some(p) = left {
-            moves.retain(|&m| touches(m, p));
-        }
-        children.clear();
-        for &mv in moves.iter() {
-            let mut next = state.clone();
-            next.apply(deal, mv);
-            let class = class_of(&next);
-            children.push(Child {
+    fn children(&mut self, node: &State, out: &mut Vec<Child<Self>>) {
+        let mut moves = std::mem::take(&mut self.scratch);
+        self.moves(node, &mut moves);
+        for &mv in &moves {
+            let mut next = node.clone();
+            next.apply(self.deal, mv);
+            out.push(Child {
                 mv,
-                state: next,
-                class,
+                key: Space::key(self, &next),
+                node: next,
             });
         }
-        order(search, &mut children, round, rng);
-        Frame {
-            state,
-            class,
-            entered,
-            children,
-            next: 0,
-            fetch: true,
+        self.scratch = moves;
+    }
+
+    fn key(&self, node: &State) -> u64 {
+        let mut k = node.key();
+        if self.deal.draw == 1 {
+            k &= !(0xFFu128 << 104);
         }
-    };
-    let result = 'rounds: loop {
-        let start = State::start(deal);
-        let start_class = class_of(&start);
-        seen.insert(start_class);
-        let first = frame(
-            search,
-            &mut spare,
-            &mut moves,
-            &mut rng,
-            round,
-            start,
-            start_class,
-            true,
-            None,
-        );
-        let mut stack = vec![first];
-        let round_end = seen.len() + round_budget;
-        loop {
-            let Some(top) = stack.last_mut() else {
-                break 'rounds Decided::None;
-            };
-            if top.next == top.children.len() {
-                if let Some(done) = stack.pop() {
-                    spare.push(done.children);
-                }
-                if let Some(back) = stack.last_mut() {
-                    back.fetch = true;
-                }
-                continue;
-            }
-            if top.fetch {
-                top.fetch = false;
-                for c in &top.children[top.next..] {
-                    seen.prefetch(c.class);
-                }
-            }
-            let i = top.next;
-            top.next += 1;
-            let (class, came_in) = (top.class, top.entered);
-            let next_class = top.children[i].class;
-            if top.children[i].state.is_won() {
-                let mut steps = Vec::new();
-                for f in &stack {
-                    steps.extend(f.state.steps(deal, f.children[f.next - 1].mv));
-                }
-                break 'rounds Decided::Line(steps);
-            }
-            let entered = next_class != class;
-            // A move that keeps the class frees a card for the move that uses it, which changes
-            // the class: two such moves in a row are never needed (docs/klondike.md).
-            if !entered && !came_in {
-                continue;
-            }
-            if entered && !seen.insert(next_class) {
-                continue;
-            }
-            *states += 1;
-            if seen.len() >= budget {
-                break 'rounds Decided::OutOfBudget;
-            }
-            if seen.len() >= round_end {
-                // The classes on the path are not searched to the end: not lost yet.
-                for f in stack.iter().filter(|f| f.entered) {
-                    seen.remove(f.class);
-                }
-                if entered {
-                    seen.remove(next_class);
-                }
-                break;
-            }
-            let next = top.children[i].state.clone();
-            // After a move that keeps the class, only moves that use the pile it left: any other
-            // reaches a class its parent's same move reaches (docs/klondike.md).
-            let left = match top.children[i].mv {
-                Move::PileToPile { from, .. } if !entered => Some(from),
-                _ => None,
-            };
-            let pushed = frame(
-                search, &mut spare, &mut moves, &mut rng, round, next, next_class, entered, left,
-            );
-            stack.push(pushed);
-        }
-        round += 1;
-        if round >= 2 {
-            round_budget *= 2;
-        }
-    };
-    search.free_stock = false;
-    *peak = (*peak).max(seen.bytes());
-    result
+        // 63 bits: the table's empty slot is all ones.
+        ((k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k as u64 >> 1
+    }
+
+    fn won(&self, node: &State) -> bool {
+        node.is_won()
+    }
+
+    fn distance(&self, node: &State) -> u32 {
+        let downs: u32 = node.down.iter().map(|&d| d as u32).sum();
+        self.bound(node) + 2 * downs
+    }
 }
 
 /// The fewest steps that win the deal, or proof that none do, within `budget`.
@@ -713,8 +525,8 @@ pub struct Reductions {
     /// at once (and, deciding Draw 1, a stock card goes onto a pile only when a card could go onto
     /// it next).
     pub put_off: bool,
-    /// The depth-first search remembers classes of positions (`State::class`): a class searched
-    /// once is not searched again from another of its positions.
+    /// The depth-first search moves between classes of positions (`class_search`), not between
+    /// positions.
     pub classes: bool,
 }
 
@@ -754,18 +566,51 @@ pub fn solve_with(
         Shortest::None => return answer(None, true, true, start_bound, states, peak),
         Shortest::OutOfBudget(bound) => bound,
     };
-    let line = match decide(&mut search, budget.decide, &mut states, &mut peak) {
-        Decided::Line(steps) => steps,
-        Decided::None => return answer(None, true, true, bound, states, peak),
-        Decided::OutOfBudget => return answer(None, false, false, bound, states, peak),
+    let decided = if reductions.classes {
+        class_search::decide(
+            &deal,
+            reductions.put_off,
+            budget.decide,
+            &mut states,
+            &mut peak,
+        )
+    } else {
+        // Deciding Draw 1, any stock or waste card can be had at any time: one goes onto a pile
+        // only when a card could go onto it next.
+        search.free_stock = reductions.put_off && deal.draw == 1;
+        let decided = match rounds::search(
+            &mut search,
+            State::start(&deal),
+            budget.decide,
+            &mut states,
+            &mut peak,
+        ) {
+            Outcome::Won(moves) => {
+                let mut s = State::start(&deal);
+                let mut steps = Vec::new();
+                for m in moves {
+                    steps.extend(s.steps(&deal, m));
+                    s.apply(&deal, m);
+                }
+                Outcome::Won(steps)
+            }
+            Outcome::Lost => Outcome::Lost,
+            Outcome::OutOfBudget => Outcome::OutOfBudget,
+        };
+        search.free_stock = false;
+        decided
+    };
+    let line = match decided {
+        Outcome::Won(steps) => steps,
+        Outcome::Lost => return answer(None, true, true, bound, states, peak),
+        Outcome::OutOfBudget => return answer(None, false, false, bound, states, peak),
     };
     // Won: a shorter line than the depth-first search's, when the weighted A* finds one in time
     // (with the bound counted more, it finds one sooner and longer).
     let mut line = line;
     for weight in LINE_WEIGHTS {
-        if let Shortest::Line(steps) =
-            shortest(&mut search, budget.line, weight, &mut states, &mut peak)
-        {
+        let found = shortest(&mut search, budget.line, weight, &mut states, &mut peak);
+        if let Shortest::Line(steps) = found {
             if steps.len() < line.len() {
                 line = steps;
             }

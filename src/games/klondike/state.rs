@@ -158,6 +158,79 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A class of positions (`State::class`) packed into 62 bits: 4 a foundation, then per pile
+/// `pile(i)` (its face-down count + 1, or with none whether its own card is at the bottom) in as
+/// few bits as pile k's k + 2 values need, the 24 stock and waste cards, and (`waste`, deciding
+/// Draw 3) 5 bits of waste.
+pub fn pack_class(
+    found: &[u8; 4],
+    pile: impl Fn(usize) -> u64,
+    talon: u32,
+    waste: Option<u8>,
+) -> u64 {
+    /// Bits for pile k's values: none down and not its own card, none down and its own card, or
+    /// 1 to k face down.
+    const PILE_BITS: [u32; PILES] = [1, 2, 2, 3, 3, 3, 3];
+    let mut k = 0u64;
+    for &f in found {
+        k = k << 4 | f as u64;
+    }
+    for (i, bits) in PILE_BITS.into_iter().enumerate() {
+        k = k << bits | pile(i);
+    }
+    k = k << 24 | talon as u64;
+    if let Some(w) = waste {
+        k = k << 5 | w as u64;
+    }
+    k
+}
+
+/// A pile's part of its class: its face-down count + 1, or with none whether its own dealt card
+/// (`own`) is at the bottom.
+pub fn pile_class(down: u8, own: bool) -> u64 {
+    if down > 0 {
+        down as u64 + 1
+    } else {
+        own as u64
+    }
+}
+
+/// Every number of cards `top` the draws can leave in the waste, from a stock and waste of
+/// `talon_len` cards with `waste` of them in the waste, each with its cheapest way as (draws,
+/// recycle, draws after it).
+pub fn talon_tops(talon_len: usize, waste: usize, draw: usize, out: &mut Vec<(u8, bool, u8, u8)>) {
+    out.clear();
+    let n = talon_len;
+    if n == 0 {
+        return;
+    }
+    let mut reached = 0u32;
+    let mut t = waste;
+    let mut draws = 0;
+    loop {
+        if t >= 1 {
+            reached |= 1 << t;
+            out.push((draws, false, 0, t as u8));
+        }
+        if t == n {
+            break;
+        }
+        t = (t + draw).min(n);
+        draws += 1;
+    }
+    // Through the stock to its end (`draws`), Recycle, and on again.
+    let before = draws;
+    let (mut t, mut after) = (0, 0);
+    while t < n {
+        t = (t + draw).min(n);
+        after += 1;
+        if reached & (1 << t) == 0 {
+            reached |= 1 << t;
+            out.push((before, true, after, t as u8));
+        }
+    }
+}
+
 impl State {
     pub fn start(deal: &Deal) -> State {
         let mut s = State {
@@ -231,31 +304,17 @@ impl State {
     /// are empty, and leaves open only which of two same-coloured cards of a rank lies on which of
     /// the two that could hold it. That choice does not change what can be won (docs/klondike.md,
     /// "Positions in classes"); moves that only change it keep the class.
-    ///
-    /// Packed into 62 bits: 4 a foundation, per pile its face-down count (or, with none, whether
-    /// its own card is at the bottom) in as few bits as pile k's k + 2 values need, the 24 stock
-    /// and waste cards, and 5 bits of waste.
+    /// Packed by `pack_class`.
     pub fn class(&self, deal: &Deal, with_waste: bool) -> u64 {
-        /// Bits for pile k's values: none down and not its own card, none down and its own card,
-        /// or 1 to k face down.
-        const PILE_BITS: [u32; PILES] = [1, 2, 2, 3, 3, 3, 3];
-        let mut k = 0u64;
-        for &f in &self.found {
-            k = k << 4 | f as u64;
-        }
-        for (i, bits) in PILE_BITS.into_iter().enumerate() {
-            let value = if self.down[i] > 0 {
-                self.down[i] as u64 + 1
-            } else {
-                (self.len[i] > 0 && self.up[i][0] == deal.piles[i][0]) as u64
-            };
-            k = k << bits | value;
-        }
-        k = k << 24 | self.talon as u64;
-        if with_waste {
-            k = k << 5 | self.waste as u64;
-        }
-        k
+        pack_class(
+            &self.found,
+            |i| {
+                let own = self.len[i] > 0 && self.up[i][0] == deal.piles[i][0];
+                pile_class(self.down[i], own)
+            },
+            self.talon,
+            with_waste.then_some(self.waste),
+        )
     }
 
     /// The deal's stock indices of the cards still in the stock or the waste, in order, and how
@@ -367,36 +426,6 @@ impl State {
     /// Every number of cards `top` the draws can leave in the waste (its top card then the one
     /// a `Talon` move plays), each with its cheapest way as (draws, recycle, draws after it).
     pub fn talon_tops(&self, draw: usize, out: &mut Vec<(u8, bool, u8, u8)>) {
-        out.clear();
-        let n = self.talon_len() as usize;
-        let w = self.waste as usize;
-        if n == 0 {
-            return;
-        }
-        let mut reached = 0u32;
-        let mut t = w;
-        let mut draws = 0;
-        loop {
-            if t >= 1 {
-                reached |= 1 << t;
-                out.push((draws, false, 0, t as u8));
-            }
-            if t == n {
-                break;
-            }
-            t = (t + draw).min(n);
-            draws += 1;
-        }
-        // Through the stock to its end (`draws`), Recycle, and on again.
-        let before = draws;
-        let (mut t, mut after) = (0, 0);
-        while t < n {
-            t = (t + draw).min(n);
-            after += 1;
-            if reached & (1 << t) == 0 {
-                reached |= 1 << t;
-                out.push((before, true, after, t as u8));
-            }
-        }
+        talon_tops(self.talon_len() as usize, self.waste as usize, draw, out);
     }
 }
