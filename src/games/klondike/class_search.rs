@@ -13,14 +13,17 @@
 //!   onto the free one), so both count as free;
 //! - a free card may go up, and a card may go onto a free card one rank higher of the other
 //!   colour (a king onto an empty pile);
-//! - a pile's bottom face-up card moves, with its run, only to turn up the card under it or to
-//!   empty its pile: any other run lies on a card and could only go onto that card's twin, which
-//!   keeps the class.
+//! - a pile's own bottom card (on a face-down card, or the pile's dealt bottom card) moves, with
+//!   its run, only to turn up the card under it or to empty its pile (a king not even then): any
+//!   other run lies on a card and could only go onto that card's twin, which keeps the class.
 //!
-//! A winning line of classes is then played out on a position of the class, the moves that put a
-//! run onto a card's twin added where a card the line uses is covered, and the rules check it as
-//! they check every line. With no card face down (and, in Draw 3, at most one in the stock and
-//! waste) a deal is won: the lowest card not yet up can always go up.
+//! A card that goes up safely goes at once, alone, and in Draw 1 so does a stock card that does.
+//! With no card face down (and, in Draw 3, at most one in the stock and waste) a deal is won: the
+//! lowest card not yet up can always go up.
+//!
+//! A winning line of classes is then played out on positions: where it plays up a covered card,
+//! the run on it goes first onto the card's free twin; the rules check the line as they check
+//! every line.
 
 use super::rounds::{self, Child, Outcome, Space};
 use super::solver::safe;
@@ -86,7 +89,7 @@ pub struct Node {
     up: u64,
 }
 
-/// What does not change while a deal is decided.
+/// What does not change while a deal is decided, and the search's scratch lists.
 pub struct Tables<'d> {
     deal: &'d Deal,
     bit: [Bit; 52],
@@ -98,7 +101,8 @@ pub struct Tables<'d> {
     stock_index: [u8; 52],
     /// Each byte of a stock and waste bit set (`Node::talon`), as the cards' bits.
     talon_bits: [[u64; 256]; 3],
-    /// Deciding Draw 1: where the waste ends does not matter (any card can be brought up).
+    /// Whether a class holds where the waste ends: in Draw 3 only (in Draw 1 any stock or waste
+    /// card can be brought up from anywhere).
     with_waste: bool,
     /// The reductions that put moves off (`Reductions::put_off`).
     put_off: bool,
@@ -200,6 +204,7 @@ impl<'d> Tables<'d> {
         }
     }
 
+    /// The cards of a stock and waste bit set, as the search's bits.
     fn talon_mask(&self, talon: u32) -> u64 {
         self.talon_bits[0][(talon & 0xFF) as usize]
             | self.talon_bits[1][(talon >> 8 & 0xFF) as usize]
@@ -245,7 +250,6 @@ impl<'d> Tables<'d> {
         self.ways = ways;
     }
 
-    /// The plays from `n`; only one when a card goes up safely.
     /// What can move on the piles of class `n`: each pile's own bottom card (`bottom`), the
     /// pairs with a free card (as their first bits), and whether a pile is empty.
     fn piles(&self, n: &Node) -> ([Option<Bit>; PILES], u64, bool) {
@@ -261,6 +265,8 @@ impl<'d> Tables<'d> {
         (bottoms, free_pairs, (occupied as usize) < PILES)
     }
 
+    /// The plays from `n`, in the order the first round tries them; only one when a card goes up
+    /// safely. `talon` is scratch.
     fn plays(&mut self, n: &Node, talon: &mut Vec<(u8, u8)>, out: &mut Vec<Play>) {
         out.clear();
         let (bottoms, free_pairs, empty) = self.piles(n);
@@ -372,6 +378,7 @@ impl<'d> Tables<'d> {
         }
     }
 
+    /// The class `play` makes from `n`.
     fn apply(&self, n: &Node, play: Play) -> Node {
         let mut n = *n;
         // Pile `i`'s bottom card left it (up or onto another pile).
