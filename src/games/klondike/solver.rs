@@ -14,9 +14,9 @@
 //!    about what can be won. With one card a draw it also ignores where the waste ends: every
 //!    stock and waste card can be brought up from anywhere. The tests compare it with the same
 //!    search over every position (`Reductions::classes` off), whose moves this module makes.
-//! 3. When won, the A\* again with the bound counted three times (weighted A\*) looks for a
-//!    shorter line (at most three times the shortest) within its own budget; if it runs out, with
-//!    the bound counted eight times.
+//! 3. When won, the A\* again with the bound counted twice (weighted A\*) looks for a shorter
+//!    line (at most twice the shortest) within its own budget; if it runs out, with the bound
+//!    counted three times, then eight times.
 //!
 //! A line from step 2 or 3 is not proven shortest: the answer gives the bound step 1 reached,
 //! below which no line wins.
@@ -72,10 +72,10 @@ pub struct Answer {
     pub millis: f64,
 }
 
-/// How many times the bound counts in the searches for a short line (step 3 of `solve`), the
-/// second tried when the first runs out of room: lines found so are at most this many times the
+/// How many times the bound counts in the searches for a short line (step 3 of `solve`), each
+/// tried when the one before runs out of room: lines found so are at most this many times the
 /// shortest.
-const LINE_WEIGHTS: [u32; 2] = [3, 8];
+const LINE_WEIGHTS: [u32; 3] = [2, 3, 8];
 
 /// How far each search may go.
 #[derive(Clone, Copy, Debug)]
