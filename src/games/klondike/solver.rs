@@ -26,9 +26,9 @@
 //! colour's other suit are on the foundations (the card could only hold those). Such a move is
 //! made by every winning line sooner or later, and making it sooner takes no step more.
 //!
-//! The A\* and the search of positions move part of a run only when the card it uncovers can be used by the next move (go up,
-//! take a card, or move with the cards under it), and a whole run that leaves its pile empty only
-//! when a king could go there next. A line that makes such a move earlier can make it just before
+//! The A\* and the search of positions move part of a run only when the card it uncovers can be
+//! used by the next move (go up, take a card, or move with the cards under it), and a whole run
+//! that leaves its pile empty only when a king could go there next. A line that makes such a move earlier can make it just before
 //! the move that uses what it freed, in as many steps: until then nothing touches the pile it left,
 //! and whatever is done with the run where it went can be done where it was; if a move carries the
 //! run on with the cards it was put on, those go first and the run follows (two moves for two).
