@@ -28,7 +28,7 @@
 use super::rounds::{self, Child, Outcome, Space};
 use super::solver::safe;
 use super::state::{
-    pack_class, pile_class, rank, red, suit, talon_tops, Deal, Dest, Move, State, C,
+    nth_in_talon, pack_class, pile_class, rank, red, suit, talon_tops, Deal, Dest, Move, State, C,
 };
 use super::{Step, PILES, STOCK};
 
@@ -245,7 +245,7 @@ impl<'d> Tables<'d> {
             &mut ways,
         );
         for &(.., top) in &ways {
-            out.push((nth_bit(n.talon, top - 1), top - 1));
+            out.push((nth_in_talon(n.talon, top - 1), top - 1));
         }
         self.ways = ways;
     }
@@ -309,7 +309,7 @@ impl<'d> Tables<'d> {
                 ups &= ups - 1;
             }
         } else if n.waste > 0 {
-            let k = nth_bit(n.talon, n.waste - 1);
+            let k = nth_in_talon(n.talon, n.waste - 1);
             let b = self.stock[k as usize];
             if next & 1 << b != 0 && safe_bit(b) {
                 out.push(Play::Talon {
@@ -555,15 +555,6 @@ impl<'d> Tables<'d> {
             s.apply(self.deal, m);
         }
     }
-}
-
-/// The deal's stock index of the `j`-th (from 0) card still in `talon`.
-fn nth_bit(talon: u32, j: u8) -> u8 {
-    let mut bits = talon;
-    for _ in 0..j {
-        bits &= bits - 1;
-    }
-    bits.trailing_zeros() as u8
 }
 
 /// The pile `c` lies face up in, and its place in the run.

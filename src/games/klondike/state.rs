@@ -185,6 +185,15 @@ pub fn pack_class(
     k
 }
 
+/// The deal's stock index of the `j`-th card (from 0) still in `talon` (a `State::talon` set).
+pub fn nth_in_talon(talon: u32, j: u8) -> u8 {
+    let mut bits = talon;
+    for _ in 0..j {
+        bits &= bits - 1;
+    }
+    bits.trailing_zeros() as u8
+}
+
 /// A pile's part of its class: its face-down count + 1, or with none whether its own dealt card
 /// (`own`) is at the bottom.
 pub fn pile_class(down: u8, own: bool) -> u64 {
@@ -265,11 +274,7 @@ impl State {
 
     /// The deal's stock index of the `j`-th card (from 0) still in the stock or the waste.
     pub fn talon_index(&self, j: u8) -> usize {
-        let mut bits = self.talon;
-        for _ in 0..j {
-            bits &= bits - 1;
-        }
-        bits.trailing_zeros() as usize
+        nth_in_talon(self.talon, j) as usize
     }
 
     /// A key equal for positions that differ only in the order of piles with no face-down card
