@@ -12,6 +12,7 @@
 //! = 221 steps.
 
 pub mod deck;
+pub mod shorten;
 pub mod solver;
 
 pub use deck::TripleDeck;

@@ -22,11 +22,14 @@
 //!   step names it from; foundation cards stay up.
 //! - **Growing widths.** The beam runs at 256 positions a level, then twice as many each pass up
 //!   to its widest, each pass pruned by the shortest line found so far.
+//! - **Detours taken out.** The line found is then shortened by the rules alone
+//!   (`shorten`): a step left out, or two made one, while the line still wins.
 //! - **All cores.** Each level's positions are expanded in chunks on all threads; the positions
 //!   seen and the ones kept are chosen in one place, by cost and then key, so the line found is
 //!   the same whatever the threads. The disorder measures are kept up to date move by move (the
 //!   waste's) or looked up per face-down count (the piles'), not counted again per position.
 
+use super::shorten::shorten;
 use super::{TripleDeck, DECKS, PILES, STOCK};
 use crate::cards::Card;
 use crate::games::key_hash::KeySet;
@@ -459,6 +462,8 @@ pub fn solve(deck: &TripleDeck, widest: usize) -> Answer {
         }
         width = (width * 2).min(widest);
     }
+    // The beam's detours, as far as single changes see them.
+    let best = best.map(|line| shorten(&deck.table(), &line));
     Answer {
         steps: best,
         bound,
