@@ -19,6 +19,7 @@ pub mod known;
 pub mod learn;
 pub mod rounds;
 pub mod rules;
+pub mod shorten;
 pub mod solver;
 pub mod state;
 pub mod step;

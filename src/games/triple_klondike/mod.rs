@@ -12,7 +12,6 @@
 //! = 221 steps.
 
 pub mod deck;
-pub mod shorten;
 pub mod solver;
 
 pub use deck::TripleDeck;

@@ -29,10 +29,10 @@
 //!   the same whatever the threads. The disorder measures are kept up to date move by move (the
 //!   waste's) or looked up per face-down count (the piles'), not counted again per position.
 
-use super::shorten::shorten;
 use super::{TripleDeck, DECKS, PILES, STOCK};
 use crate::cards::Card;
 use crate::games::key_hash::KeySet;
+use crate::games::klondike::shorten::shorten;
 use crate::games::klondike::Step;
 use std::time::Instant;
 

@@ -1,15 +1,16 @@
-//! Making a found line shorter by small changes, each checked by the rules: a step left out, or
-//! two steps that become one (the first replaced by any step the rules allow there, the second
-//! left out), for as long as one of them still wins.
+//! Making a found line shorter by small changes, each checked by the rules: a step left out, two
+//! left out, or two that become one (one replaced by any step the rules allow there, the other
+//! left out), for as long as one of them still wins. Triple Klondike's beam lines go through it;
+//! it lives beside the rules because it needs nothing else.
 //!
-//! A beam's line carries detours the beam could not see past: a card put on one pile and moved on
-//! to another later, a run moved that a later move makes needless. Each change is tried on the
-//! rules' own table (`klondike::rules::Table`), so a shortened line is as legal as the one it
-//! came from; the search's own model plays no part.
+//! A search that does not prove its line shortest leaves detours in it: a card put on one pile and
+//! moved on to another later, a run moved that a later move makes needless. Each change is tried
+//! on the rules' own table (`rules::Table`), so a shortened line is as legal as the one it came
+//! from; no search's model plays a part.
 
+use super::rules::Table;
+use super::Step;
 use crate::cards::{Card, Suit};
-use crate::games::klondike::rules::Table;
-use crate::games::klondike::Step;
 use rayon::prelude::*;
 
 /// `line`, which wins from `start`, made as short as leaving out and merging steps makes it.
@@ -84,7 +85,7 @@ fn wins(mut table: Table, rest: &[Step]) -> bool {
 /// The steps worth trying on `table` (some may be illegal; the rules say which).
 fn steps(table: &Table) -> Vec<Step> {
     let piles = table.piles.len() as u8;
-    let mut out = vec![Step::Draw];
+    let mut out = vec![Step::Draw, Step::Recycle];
     let mut tops: Vec<Card> = table.waste.last().copied().into_iter().collect();
     tops.extend(table.piles.iter().filter_map(|p| p.cards.last().copied()));
     out.extend(tops.into_iter().map(Step::ToFoundation));
