@@ -22,8 +22,9 @@
 //!   step names it from; foundation cards stay up.
 //! - **Growing widths.** The beam runs at 256 positions a level, then twice as many each pass up
 //!   to its widest, each pass pruned by the shortest line found so far.
-//! - **Detours taken out.** The line found is then shortened by the rules alone
-//!   (`shorten`): a step left out, or two made one, while the line still wins.
+//! - **Detours taken out, then searched again.** The line found is then shortened by the rules
+//!   alone (`shorten`): a step left out, or two made one, while the line still wins. Then a
+//!   narrower beam starts again from every 20th step of it, cut at its length (`again`).
 //! - **All cores.** Each level's positions are expanded in chunks on all threads; the positions
 //!   seen and the ones kept are chosen in one place, by cost and then key, so the line found is
 //!   the same whatever the threads. The disorder measures are kept up to date move by move (the
@@ -462,14 +463,64 @@ pub fn solve(deck: &TripleDeck, widest: usize) -> Answer {
         }
         width = (width * 2).min(widest);
     }
-    // The beam's detours, as far as single changes see them.
-    let best = best.map(|line| shorten(&deck.table(), &line));
+    // The beam's detours, as far as single changes see them, then searches again from points
+    // along the line.
+    let best = best.map(|line| {
+        let line = shorten(&deck.table(), &line);
+        let width = (widest / AGAIN_NARROWER).max(NARROWEST.min(widest));
+        again(deck, &deal, start, line, width, &mut states)
+    });
     Answer {
         steps: best,
         bound,
         states,
         millis: began.elapsed().as_secs_f64() * 1000.0,
     }
+}
+
+/// How far apart the points along the line are that `again` searches from.
+const AGAIN_EVERY: usize = 20;
+
+/// How much narrower the beams of `again` are than the widest of the first search.
+const AGAIN_NARROWER: usize = 4;
+
+/// `line` (from `start`), shortened where a beam from a point along it finds a shorter rest: from
+/// every `AGAIN_EVERY`th step, a beam `width` wide with the first weighing, cut at the line's
+/// length, and each shorter line found shortened in turn. A point past a step the search does not
+/// make itself (the shortening can join two steps into one the search leaves out) is skipped.
+fn again(
+    deck: &TripleDeck,
+    deal: &Deal,
+    start: State,
+    mut line: Vec<Step>,
+    width: usize,
+    states: &mut u64,
+) -> Vec<Step> {
+    let mut children = Vec::new();
+    let mut k = AGAIN_EVERY;
+    while k < line.len() {
+        let mut state = Some(start);
+        for step in &line[..k] {
+            let Some(s) = state else { break };
+            s.children(deal, &mut children);
+            state = children
+                .iter()
+                .find(|(c, _)| c == step)
+                .map(|&(_, next)| next);
+        }
+        if let Some(state) = state {
+            let (found, kept) = beam(deal, state, width, line.len() - k, &WEIGHINGS[0]);
+            *states += kept;
+            if let Some(rest) = found {
+                let shorter = shorten(&deck.table(), &[&line[..k], &rest[..]].concat());
+                if shorter.len() < line.len() {
+                    line = shorter;
+                }
+            }
+        }
+        k += AGAIN_EVERY;
+    }
+    line
 }
 
 /// A new position: its cost and key, the position, its parent's place in the level before and
@@ -610,4 +661,35 @@ fn finish(state: &State) -> Vec<Step> {
         steps.push(Step::ToFoundation(Card::from_index(card as usize)));
     }
     steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::klondike::shorten::shorten;
+
+    /// Searching again from points along a line makes a narrow beam's line shorter, and the line
+    /// still wins by the rules.
+    #[test]
+    fn searching_again_along_a_line_shortens_it() {
+        let deck = TripleDeck::contest(1).unwrap();
+        let deal = Deal::new(&deck);
+        let start = deal.start();
+        let (found, _) = beam(&deal, start, 256, usize::MAX, &WEIGHINGS[1]);
+        let line = shorten(&deck.table(), &found.expect("deal 1 is won at 256"));
+        let mut states = 0;
+        let shorter = again(&deck, &deal, start, line.clone(), 1024, &mut states);
+        assert!(
+            shorter.len() < line.len(),
+            "{} {}",
+            shorter.len(),
+            line.len()
+        );
+        assert!(states > 0);
+        let mut table = deck.table();
+        for &step in &shorter {
+            table.play(step).unwrap();
+        }
+        assert!(table.is_won());
+    }
 }
