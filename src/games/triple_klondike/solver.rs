@@ -666,7 +666,6 @@ fn finish(state: &State) -> Vec<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::klondike::shorten::shorten;
 
     /// Searching again from points along a line makes a narrow beam's line shorter, and the line
     /// still wins by the rules.
