@@ -11,8 +11,9 @@
 //!   found by `most`, then reached in the fewest steps as an amount.
 
 use super::problem::*;
+use super::reach;
 use super::search::Target;
-use super::shapes::Shapes;
+use super::shapes::{ShapeId, Shapes};
 use crate::games::pyramid::score::{REMOVAL_POINTS, ROW_BONUS};
 use crate::games::pyramid::{Position, ROWS};
 use std::collections::HashMap;
@@ -28,6 +29,8 @@ struct Rows {
     /// Its needs: `needs[from..to]`, partners the stock and waste must still hold.
     from: u16,
     to: u16,
+    /// Its cards per value class, for pricing the stock cards passed to reach the needs.
+    classes: Classes,
 }
 
 /// The problem's cards as the counts need them (copied, so the problem stays free to change).
@@ -60,14 +63,16 @@ impl Dealt {
     /// paired among themselves where they can be (two cards pair only if neither covers the
     /// other), else one step each; returns those steps. Each unpaired card needs a partner of its
     /// own from the pyramid cards `outside` or else from the stock and waste: what the stock and
-    /// waste must hold is pushed onto `needs`. `matchings` keeps the matching of each value
-    /// class's cards present (by their positions), computed once.
+    /// waste must hold is pushed onto `needs`, and the set's cards per value class are written
+    /// into `classes`. `matchings` keeps the matching of each value class's cards present (by
+    /// their positions), computed once.
     fn removing(
         &self,
         set: u32,
         outside: u32,
         matchings: &mut HashMap<u32, u32>,
         needs: &mut Vec<Need>,
+        classes: &mut Classes,
     ) -> u32 {
         let positions = |m: u32| (0..28).filter(|&p| m >> p & 1 == 1).collect::<Vec<usize>>();
         let related = &Shapes::get().related;
@@ -79,6 +84,7 @@ impl Dealt {
                 .entry(a | b)
                 .or_insert_with(|| max_matching(&positions(a), &positions(b), related) as u32);
             let (na, nb) = (a.count_ones(), b.count_ones());
+            classes[low - 1] = [na as u8, nb as u8, m as u8];
             steps += na + nb - m;
             for (unmatched, partner) in [(na - m, 13 - low), (nb - m, low)] {
                 let there = (outside & by_value[partner]).count_ones();
@@ -111,6 +117,9 @@ pub struct Counts {
     apex_stays: bool,
     /// The most rows, counted from the bottom, that any line from the start clears (`limit_rows`).
     most_rows: usize,
+    /// Per count of rows cleared from the bottom: the earliest timeline position (recycles used,
+    /// stock index) at which any line from the start has cleared them, where known.
+    pub earliest_rows: [Option<(u32, u32)>; ROWS + 1],
 }
 
 impl Counts {
@@ -142,13 +151,14 @@ impl Counts {
                 let above = flags & !set;
                 let from = needs.len() as u16;
                 // Unpaired cards' partners may be the cards left above these rows.
-                let steps = dealt.removing(set, above, &mut matchings, &mut needs);
-                let steps = steps.max(set.count_ones().div_ceil(2));
+                let mut classes = Classes::default();
+                let steps = dealt.removing(set, above, &mut matchings, &mut needs, &mut classes);
                 list[n] = Rows {
                     steps: steps as u8,
                     bonus,
                     from,
                     to: needs.len() as u16,
+                    classes,
                 };
                 n += 1;
             }
@@ -163,6 +173,7 @@ impl Counts {
             apex_left: start_pyramid & 1 != 0,
             apex_stays: false,
             most_rows: ROWS,
+            earliest_rows: [None; ROWS + 1],
             bonus_won,
             rows,
             row_count,
@@ -176,6 +187,52 @@ impl Counts {
     pub fn limit_rows(&mut self, rows: usize) {
         self.most_rows = rows;
         self.apex_stays = rows < ROWS && self.apex_left;
+    }
+
+    /// Finds, for each count of rows from the bottom up to the most any line clears, the earliest
+    /// timeline position at which a line from the start has cleared them (`reach_clearing`, its
+    /// states bounded by the rows' needs); rows no line clears are out of every bound after.
+    /// Returns the states expanded and the bytes of the largest search.
+    pub fn find_earliest_rows(&mut self, problem: &Problem) -> (u64, usize) {
+        let (mut expanded, mut bytes) = (0, 0);
+        let mut clear = 0u32;
+        for k in 1..=self.most_rows {
+            let row = ROWS - k;
+            clear |= Position::all()
+                .filter(|p| p.row() == row)
+                .fold(0u32, |m, p| m | 1 << p.index());
+            let earliest = if k == ROWS && self.apex_left {
+                // The board's own reach found it, or that no line clears the pyramid.
+                problem.earliest_goal
+            } else {
+                let bucket = |_: &Problem, shape: ShapeId, flags: u32, p: usize| {
+                    let s = shape as usize;
+                    let cleared = ROWS - self.row_count[s] as usize;
+                    if cleared >= k {
+                        return Some(p);
+                    }
+                    let rows = &self.rows[s][k - cleared - 1];
+                    let round = p - p % (STOCK_SLOTS + 1);
+                    let needs = &self.needs[rows.from as usize..rows.to as usize];
+                    needs_bound(needs, flags, (p - round) as u32).map(|h| round + h as usize)
+                };
+                let found = reach::reach_clearing(problem, clear, bucket);
+                expanded += found.expanded;
+                bytes = bytes.max(found.bytes);
+                found.earliest_goal
+            };
+            self.earliest_rows[k] = earliest;
+            if earliest.is_none() {
+                self.limit_rows(k - 1);
+                break;
+            }
+        }
+        (expanded, bytes)
+    }
+
+    /// Whether `find_earliest_rows` has been run.
+    pub fn rows_found(&self) -> bool {
+        self.earliest_rows[1].is_some() || self.most_rows == 0
     }
 
     /// Rows emptied, from the bottom.
@@ -281,16 +338,28 @@ impl Counts {
         self.points(start) + REMOVAL_POINTS * self.removals_left(start) + bonus
     }
 
-    /// The fewest removals that earn `deficit` more points: each earns 5, and the rows the cards
-    /// left can clear give their bonus once all their cards are gone.
-    fn steps_for_points(&self, key: Key, deficit: u32) -> u32 {
-        let with = |steps: u32, bonus: u32| {
-            steps.max(deficit.saturating_sub(bonus).div_ceil(REMOVAL_POINTS))
-        };
+    /// The fewest steps that earn `deficit` more points: each removal earns 5, and the rows the
+    /// cards left can clear give their bonus once all their cards are gone. Clearing rows takes
+    /// their removals, and the steps that passing the stock to their partners must cost beyond
+    /// them (`Problem::needs_reach_cost`).
+    fn steps_for_points(&self, problem: &Problem, key: Key, deficit: u32) -> u32 {
+        let removals = |bonus: u32| deficit.saturating_sub(bonus).div_ceil(REMOVAL_POINTS);
+        let cleared = self.rows_cleared(key);
         self.clearable(key)
             .iter()
-            .map(|r| with(r.steps as u32, r.bonus as u32))
-            .fold(with(0, 0), u32::min)
+            .enumerate()
+            .map(|(n, r)| {
+                let to_position = self.earliest_rows[cleared + n + 1]
+                    .map_or(0, |p| problem.to_reach_position(p, &r.classes, key));
+                let passing = if to_position > 0 {
+                    to_position
+                } else {
+                    let needs = &self.needs[r.from as usize..r.to as usize];
+                    problem.needs_reach_cost(needs, &r.classes, key)
+                };
+                (r.steps as u32 + passing).max(removals(r.bonus as u32))
+            })
+            .fold(removals(0), u32::min)
     }
 
     /// Cards of `value` removed since the start.
@@ -499,7 +568,7 @@ impl Target for Points<'_> {
             let removals = deficit.saturating_sub(bonus).div_ceil(REMOVAL_POINTS);
             problem.h_full(key).max(removals)
         } else {
-            self.counts.steps_for_points(key, deficit)
+            self.counts.steps_for_points(problem, key, deficit)
         }
     }
     fn viable(&self, problem: &Problem, key: Key) -> bool {
@@ -545,7 +614,8 @@ impl Cones {
         // cards given the pyramid cards `outside` that may partner them. The card itself pairs
         // with none of the cards over it: a step of its own.
         let mut removing = |set: u32, outside: u32, needs: &mut Vec<Need>| {
-            let steps = problem.removing(set, outside, &mut matchings, needs);
+            let steps =
+                problem.removing(set, outside, &mut matchings, needs, &mut Classes::default());
             steps.max((set.count_ones() - 1).div_ceil(2) + 1)
         };
         let own: Vec<usize> = (0..28)
@@ -670,8 +740,10 @@ pub trait Measure {
     fn upper(&self, key: Key) -> u32;
 }
 
-/// Rows cleared, counted from the bottom.
+/// Rows cleared, counted from the bottom (the tests hold `Counts::find_earliest_rows` to it).
+#[cfg(test)]
 pub struct MostRows<'c>(pub &'c Counts);
+#[cfg(test)]
 impl Measure for MostRows<'_> {
     fn value(&self, key: Key) -> u32 {
         self.0.rows_cleared(key) as u32
@@ -700,5 +772,105 @@ impl Measure for MostCards<'_> {
     }
     fn upper(&self, key: Key) -> u32 {
         self.0.removed_of(self.1.value, key) + self.0.removable_of(self.1, key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{Card, Deck};
+    use crate::games::pyramid::goal::Goal;
+    use crate::games::pyramid::solver::{most, solve_goal};
+    use crate::games::pyramid::State;
+
+    /// The counts for a deal, with the board's reach done (as `solve_goal` does first), and
+    /// whether the pyramid can be cleared.
+    fn counts_of(problem: &mut Problem) -> (Counts, bool) {
+        let r = reach::reach(problem);
+        problem.earliest_goal = r.earliest_goal;
+        let mut counts = Counts::new(problem);
+        if !r.solvable {
+            counts.limit_rows(ROWS - 1);
+        }
+        (counts, r.solvable)
+    }
+
+    /// Rows emptied from the bottom, by the rules' own state.
+    fn rows_cleared(state: &State) -> usize {
+        (0..ROWS)
+            .rev()
+            .take_while(|&r| {
+                Position::all()
+                    .filter(|p| p.row() == r)
+                    .all(|p| state.pyramid[p.index()].is_none())
+            })
+            .count()
+    }
+
+    /// Recycles used, and the deal's stock slot of the stock's top (24 when it is empty).
+    fn timeline_position(state: &State, deal_stock: &[Card]) -> (u32, u32) {
+        let stock = state.stock.first().map_or(STOCK_SLOTS as u32, |top| {
+            deal_stock.iter().position(|c| c == top).unwrap() as u32
+        });
+        (state.recycles as u32, stock)
+    }
+
+    #[test]
+    fn the_most_rows_are_those_the_rows_search_finds() {
+        let mut unclearable = 0;
+        for seed in 0..40 {
+            let mut problem = Problem::new(&State::deal(&Deck::shuffled(seed)));
+            let (mut counts, clearable) = counts_of(&mut problem);
+            let most_rows = if clearable {
+                ROWS as u32
+            } else {
+                unclearable += 1;
+                most::most(&problem, &MostRows(&counts), ROWS as u32 - 1, u64::MAX).value
+            };
+            counts.find_earliest_rows(&problem);
+            assert_eq!(counts.most_rows as u32, most_rows, "deal {seed}");
+            for k in 1..=ROWS {
+                assert_eq!(
+                    counts.earliest_rows[k].is_some(),
+                    k as u32 <= most_rows,
+                    "deal {seed}, {k} rows"
+                );
+            }
+        }
+        assert!(unclearable >= 5, "only {unclearable} unclearable deals");
+    }
+
+    #[test]
+    fn no_line_clears_rows_before_their_earliest_position() {
+        let mut later = 0;
+        for seed in 0..25 {
+            let deal = State::deal(&Deck::shuffled(seed));
+            let mut problem = Problem::new(&deal);
+            let (mut counts, _) = counts_of(&mut problem);
+            counts.find_earliest_rows(&problem);
+            // The best line, replayed by the rules: each count of rows first has its place on
+            // the timeline at or after the earliest found.
+            let line = solve_goal(&deal, Goal::MaxScore).unwrap().steps.unwrap();
+            let mut state = deal.clone();
+            let mut seen = 0;
+            for step in line {
+                state.apply(step).unwrap();
+                let rows = rows_cleared(&state);
+                while seen < rows {
+                    seen += 1;
+                    let at = timeline_position(&state, &deal.stock);
+                    let earliest = counts.earliest_rows[seen].expect("a line clears them");
+                    assert!(
+                        at >= earliest,
+                        "deal {seed}, {seen} rows: {at:?} < {earliest:?}"
+                    );
+                    later += (at > earliest) as usize;
+                }
+            }
+        }
+        assert!(
+            later > 0,
+            "every line cleared its rows at the earliest position"
+        );
     }
 }

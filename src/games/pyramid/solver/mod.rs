@@ -146,7 +146,7 @@ pub fn solve_goal(state: &State, goal: Goal) -> Result<GoalSolution, StateError>
     work.add(m.expanded, m.bytes);
     let reachable = m.value >= enough;
     let target = if reachable { enough } else { m.value };
-    let line = fewest(&mut problem, &counts, cones.as_ref(), target, &mut work)
+    let line = fewest(&mut problem, &mut counts, cones.as_ref(), target, &mut work)
         .unwrap_or_else(|| panic!("a line reaches {target}, as `most` found"));
     let (steps, best_line) = if reachable || goal == Goal::MaxScore {
         (Some(line), None)
@@ -194,7 +194,7 @@ fn most_points(
     enough: u32,
     work: &mut Work,
 ) -> most::Most {
-    use goal::{MostPoints, MostRows};
+    use goal::MostPoints;
     if clearable {
         return most::most(problem, &MostPoints(counts), enough, u64::MAX);
     }
@@ -206,9 +206,8 @@ fn most_points(
         work.add(m.expanded, m.bytes);
     }
     counts.limit_rows(ROWS - 1);
-    let rows = most::most(problem, &MostRows(counts), ROWS as u32 - 1, u64::MAX);
-    work.add(rows.expanded, rows.bytes);
-    counts.limit_rows(rows.value as usize);
+    let (expanded, bytes) = counts.find_earliest_rows(problem);
+    work.add(expanded, bytes);
     most::most(problem, &MostPoints(counts), enough, u64::MAX)
 }
 
@@ -216,7 +215,7 @@ fn most_points(
 /// cones' value, or `None` when no line does.
 fn fewest(
     problem: &mut problem::Problem,
-    counts: &goal::Counts,
+    counts: &mut goal::Counts,
     cones: Option<&goal::Cones>,
     amount: u32,
     work: &mut Work,
@@ -238,6 +237,11 @@ fn fewest(
         // before the last of them is taken, and the board's bound prices getting there.
         let taken = counts.all_taken_from(cones.value());
         problem.earliest_goal = problem.earliest_goal.max(taken);
+    }
+    if cones.is_none() && !clears && !counts.rows_found() {
+        // How far along the stock each count of rows can be cleared, for the points bound.
+        let (expanded, bytes) = counts.find_earliest_rows(problem);
+        work.add(expanded, bytes);
     }
     let found = match cones {
         Some(cones) => search::search(problem, &Cards::new(counts, cones, amount, clears)),

@@ -91,7 +91,7 @@ pub struct Problem {
     pub heuristic: Vec<u8>,
     /// Per shape and value class (v, 13 - v) for v in 1..=6: the pyramid cards of value v, of
     /// value 13 - v, and the most pairs they can form among themselves.
-    classes: Vec<[[u8; 3]; 6]>,
+    classes: Vec<Classes>,
     need_start: Vec<u32>,
     needs: Vec<Need>,
     /// The packed start state.
@@ -212,33 +212,14 @@ impl Problem {
 
     /// `feasible`, and when it is, a lower bound on the stock index at which the pyramid of
     /// `shape` can be cleared in this round, from stock index `here` with the cards in `flags`
-    /// left (a later round is later still). Each need's partners come from the waste, taken as
-    /// at hand, or from the stock ahead: a card in slot s no sooner than when s is the stock's top.
+    /// left (a later round is later still): `needs_bound` of the shape's needs.
     #[inline]
     pub fn goal_bound(&self, shape: ShapeId, flags: u32, here: u32) -> Option<u32> {
         let (from, to) = (
             self.need_start[shape as usize] as usize,
             self.need_start[shape as usize + 1] as usize,
         );
-        let behind = ((1u64 << here) - 1) as u32;
-        let mut bound = here;
-        for need in &self.needs[from..to] {
-            let cards = flags & need.mask;
-            let at_hand = (cards & behind).count_ones();
-            if at_hand >= need.count {
-                continue;
-            }
-            // The (count - at_hand)-th card ahead.
-            let mut ahead = cards & !behind;
-            for _ in 1..need.count - at_hand {
-                ahead &= ahead.wrapping_sub(1);
-            }
-            if ahead == 0 {
-                return None;
-            }
-            bound = bound.max(ahead.trailing_zeros());
-        }
-        Some(bound)
+        needs_bound(&self.needs[from..to], flags, here)
     }
 
     #[inline]
@@ -267,7 +248,7 @@ impl Problem {
 
     /// A lower bound on the steps still needed from this state: `h` for the pyramid's removals,
     /// plus the steps that getting through the stock to the cards the pyramid needs must cost
-    /// (`cost_to_pass`). Admissible; not always consistent (the search applies path-max).
+    /// (`pass_cost`). Admissible; not always consistent (the search applies path-max).
     pub fn h_full(&self, key: Key) -> u32 {
         let (shape, cycle, stock, flags) =
             (shape_of(key), cycle_of(key), stock_of(key), flags_of(key));
@@ -286,9 +267,20 @@ impl Problem {
     /// The steps it costs to get to the earliest position a solution can end at: every card
     /// still ahead in this round of the stock up to there is passed, and each recycle is a step.
     fn to_reach_goal_position(&self, shape: ShapeId, cycle: u32, stock: u32, flags: u32) -> u32 {
-        let Some((goal_cycle, goal_stock)) = self.earliest_goal else {
+        let Some(goal) = self.earliest_goal else {
             return 0;
         };
+        let key = pack(shape, cycle, stock, flags);
+        self.to_reach_position(goal, &self.classes[shape as usize], key)
+    }
+
+    /// `to_reach_goal_position` for any set of pyramid cards (`classes`, as in
+    /// `needs_reach_cost`) and any position (recycles used, stock index) a line must get to.
+    pub fn to_reach_position(&self, goal: (u32, u32), classes: &Classes, key: Key) -> u32 {
+        let (goal_cycle, goal_stock) = goal;
+        let (shape, cycle, stock, flags) =
+            (shape_of(key), cycle_of(key), stock_of(key), flags_of(key));
+        let pass = |counts: &[u32; 14]| pass_cost(classes, counts);
         let below = |slot: u32| ((1u64 << slot) - 1) as u32;
         let ahead = flags & !below(stock);
         if cycle < goal_cycle {
@@ -313,9 +305,7 @@ impl Problem {
                     with_passing += in_ahead[v].min(in_behind[13 - v]);
                 }
             }
-            let this_round = self
-                .pass_cost(shape, &in_ahead)
-                .max(self.pass_cost(shape, &in_both).saturating_sub(with_passing));
+            let this_round = pass(&in_ahead).max(pass(&in_both).saturating_sub(with_passing));
             // A card nothing left in the game can pair with is drawn again in every round that
             // passes it.
             let dead = self.unpairable(shape, flags);
@@ -328,7 +318,7 @@ impl Problem {
             }
             this_round + rounds + again
         } else if cycle == goal_cycle && stock < goal_stock {
-            self.cost_to_pass(shape, ahead & below(goal_stock))
+            pass(&self.value_counts(ahead & below(goal_stock)))
         } else {
             0
         }
@@ -354,12 +344,22 @@ impl Problem {
             self.need_start[shape as usize] as usize,
             self.need_start[shape as usize + 1] as usize,
         );
+        let key = pack(shape, cycle, stock, flags);
+        self.needs_reach_cost(&self.needs[from..to], &self.classes[shape as usize], key)
+    }
+
+    /// `to_reach_needs` for any set of pyramid cards: `needs` are its partners from the stock and
+    /// waste, `classes` its cards per value class (as `classes` holds them for a whole shape), the
+    /// unmatched ones of which take passed stock cards for free.
+    pub fn needs_reach_cost(&self, needs: &[Need], classes: &Classes, key: Key) -> u32 {
+        let (cycle, stock, flags) = (cycle_of(key), stock_of(key), flags_of(key));
         let below = |slot: u32| ((1u64 << slot) - 1) as u32;
         let open = (if stock < STOCK_EMPTY { 1 << stock } else { 0 })
             | waste_top(flags, stock).map_or(0, |w| 1 << w);
         let ahead_all = flags & !below(stock);
+        let pass = |slots: u32| pass_cost(classes, &self.value_counts(slots));
         let mut worst = 0;
-        for need in &self.needs[from..to] {
+        for need in needs {
             let cards = flags & need.mask;
             if cards & open != 0 {
                 continue;
@@ -368,31 +368,21 @@ impl Problem {
             let mut best = u32::MAX;
             if ahead != 0 {
                 let x = ahead.trailing_zeros();
-                best = best.min(self.cost_to_pass(shape, ahead_all & below(x)));
+                best = best.min(pass(ahead_all & below(x)));
             }
             if behind != 0 {
                 let y = 31 - behind.leading_zeros();
-                best = best.min(self.cost_to_pass(shape, flags & below(stock) & !below(y + 1)));
+                best = best.min(pass(flags & below(stock) & !below(y + 1)));
             }
             if cycle < 2 && cards != 0 {
                 let z = cards.trailing_zeros();
-                best = best.min(1 + self.cost_to_pass(shape, ahead_all | flags & below(z)));
+                best = best.min(1 + pass(ahead_all | flags & below(z)));
             }
             if best != u32::MAX {
                 worst = worst.max(best);
             }
         }
         worst
-    }
-
-    /// The fewest steps beyond `h` that passing the stock cards in `slots` must cost. Each passed
-    /// card is drawn, removed as a king or with the waste top (a step each), or removed from the
-    /// stock's top with a pyramid partner, which is free only while that pyramid card had no
-    /// partner in the pyramid anyway: past that, each pair it breaks costs a step more than `h`.
-    /// The same prices digging down the waste to a card: each card above it is removed with a
-    /// pyramid partner, as a king, or with the stock's top.
-    fn cost_to_pass(&self, shape: ShapeId, slots: u32) -> u32 {
-        self.pass_cost(shape, &self.value_counts(slots))
     }
 
     /// How many of the stock/waste slots in `slots` hold each value.
@@ -405,26 +395,62 @@ impl Problem {
         counts
     }
 
-    /// `cost_to_pass` for cards given by their count per value.
-    #[inline]
-    fn pass_cost(&self, shape: ShapeId, counts: &[u32; 14]) -> u32 {
-        let mut cost = counts[13];
-        for (i, &[a, b, m]) in self.classes[shape as usize].iter().enumerate() {
-            let v = i + 1;
-            let (a, b, m) = (a as u32, b as u32, m as u32);
-            // Stock cards of value 13 - v pair with pyramid cards of value v, and the other way.
-            let into_a = counts[13 - v];
-            let into_b = counts[v];
-            let (free_a, free_b) = (into_a.min(a - m), into_b.min(b - m));
-            let (more_a, more_b) = (into_a.min(a) - free_a, into_b.min(b) - free_b);
-            cost += into_a + into_b - free_a - free_b - more_a.min(more_b);
-        }
-        cost
-    }
-
     pub fn is_goal(key: Key) -> bool {
         shape_of(key) == EMPTY_SHAPE
     }
+}
+
+/// `Problem::goal_bound` for any set of needs: `None` when the cards in `flags` cannot meet
+/// them, else the earliest stock index in this round, from `here`, at which they can all be met.
+/// Each need's partners come from the waste, taken as at hand, or from the stock ahead: a card in
+/// slot s no sooner than when s is the stock's top.
+#[inline]
+pub fn needs_bound(needs: &[Need], flags: u32, here: u32) -> Option<u32> {
+    let behind = ((1u64 << here) - 1) as u32;
+    let mut bound = here;
+    for need in needs {
+        let cards = flags & need.mask;
+        let at_hand = (cards & behind).count_ones();
+        if at_hand >= need.count {
+            continue;
+        }
+        // The (count - at_hand)-th card ahead.
+        let mut ahead = cards & !behind;
+        for _ in 1..need.count - at_hand {
+            ahead &= ahead.wrapping_sub(1);
+        }
+        if ahead == 0 {
+            return None;
+        }
+        bound = bound.max(ahead.trailing_zeros());
+    }
+    Some(bound)
+}
+
+/// Per value class (v, 13 - v) for v in 1..=6, of a set of pyramid cards: its cards of value v,
+/// of value 13 - v, and the most pairs they can form among themselves.
+pub type Classes = [[u8; 3]; 6];
+
+/// The fewest steps beyond the removals a set of pyramid cards needs (`classes`) that passing
+/// stock cards (`counts` per value) must cost. Each passed card is drawn, removed as a king or
+/// with the waste top (a step each), or removed from the stock's top with a pyramid partner,
+/// which is free only while that pyramid card had no partner among the set anyway: past that,
+/// each pair it breaks costs a step more. The same prices digging down the waste to a card: each
+/// card above it is removed with a pyramid partner, as a king, or with the stock's top.
+#[inline]
+pub fn pass_cost(classes: &Classes, counts: &[u32; 14]) -> u32 {
+    let mut cost = counts[13];
+    for (i, &[a, b, m]) in classes.iter().enumerate() {
+        let v = i + 1;
+        let (a, b, m) = (a as u32, b as u32, m as u32);
+        // Stock cards of value 13 - v pair with pyramid cards of value v, and the other way.
+        let into_a = counts[13 - v];
+        let into_b = counts[v];
+        let (free_a, free_b) = (into_a.min(a - m), into_b.min(b - m));
+        let (more_a, more_b) = (into_a.min(a) - free_a, into_b.min(b) - free_b);
+        cost += into_a + into_b - free_a - free_b - more_a.min(more_b);
+    }
+    cost
 }
 
 /// The pyramid's occupied positions as flags.

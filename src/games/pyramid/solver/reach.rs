@@ -20,7 +20,7 @@
 //! is expanded again; the second order key keeps that rare.
 
 use super::problem::*;
-use super::shapes::{ShapeId, Shapes, EMPTY_SHAPE};
+use super::shapes::{ShapeId, Shapes};
 use super::visited::{Visited, BATCH};
 use crate::games::pyramid::PYRAMID_SIZE;
 
@@ -46,14 +46,30 @@ fn state_key(shape: ShapeId, flags: u32) -> u64 {
 }
 
 pub fn reach(problem: &Problem) -> Reach {
-    reach_in_order(problem, goal_bound)
+    reach_in_order(problem, ALL, goal_bound)
 }
 
-/// `reach`, with states taken in the order of `bucket` (a position for a state reached at a
-/// position, or `None` for one that can no longer clear the pyramid), which must be at or after
-/// that position and at or before every goal position the state can lead to.
+/// Every pyramid position: the board's goal clears them all.
+const ALL: u32 = (1 << PYRAMID_SIZE) - 1;
+
+/// `reach` for clearing the pyramid positions in `clear` only (the bottom rows, say): whether
+/// any line does, and the earliest timeline position at which one can have. `bucket` is as for
+/// `reach_in_order`, for that goal.
+pub fn reach_clearing(
+    problem: &Problem,
+    clear: u32,
+    bucket: impl Fn(&Problem, ShapeId, u32, usize) -> Option<usize> + Copy,
+) -> Reach {
+    reach_in_order(problem, clear, bucket)
+}
+
+/// `reach` for a goal of clearing the positions in `clear`, with states taken in the order of
+/// `bucket` (a position for a state reached at a position, or `None` for one that can no longer
+/// reach the goal), which must be at or after that position and at or before every goal
+/// position the state can lead to.
 fn reach_in_order(
     problem: &Problem,
+    clear: u32,
     bucket: impl Fn(&Problem, ShapeId, u32, usize) -> Option<usize> + Copy,
 ) -> Reach {
     let shapes = Shapes::get();
@@ -62,7 +78,8 @@ fn reach_in_order(
     let mut expanded = 0u64;
     let (shape0, flags0) = (shape_of(problem.start), flags_of(problem.start));
     let p0 = position(cycle_of(problem.start), stock_of(problem.start));
-    if shape0 == EMPTY_SHAPE {
+    let is_goal = |shape: ShapeId| shapes.flags[shape as usize] & clear == 0;
+    if is_goal(shape0) {
         return Reach {
             solvable: true,
             earliest_goal: Some((cycle_of(problem.start), stock_of(problem.start))),
@@ -83,6 +100,7 @@ fn reach_in_order(
     let mut noted = Noted {
         goal: POSITIONS,
         offers: Vec::new(),
+        is_goal,
     };
     let mut batch: Vec<u64> = Vec::with_capacity(BATCH);
     for (f, q) in (p0..POSITIONS).flat_map(|f| (p0..=f).map(move |q| (f, q))) {
@@ -127,7 +145,17 @@ fn reach_in_order(
                         continue;
                     }
                     expanded += 1;
-                    expand(problem, shapes, shape, flags, p, limit, &mut offer)
+                    let forced_pairs = clear == ALL;
+                    expand(
+                        problem,
+                        shapes,
+                        shape,
+                        flags,
+                        p,
+                        limit,
+                        forced_pairs,
+                        &mut offer,
+                    )
                 };
                 if walked_on {
                     // The walk goes on in the next round, when the search gets there (if no goal
@@ -207,16 +235,17 @@ fn split_key(key: u64) -> (ShapeId, u32) {
 
 /// What the expansions of one batch offered: the earliest goal position found so far, and the
 /// states to settle (see `settle`).
-struct Noted {
+struct Noted<G> {
     goal: usize,
     offers: Vec<(u64, usize)>,
+    is_goal: G,
 }
 
-impl Noted {
+impl<G: Fn(ShapeId) -> bool> Noted<G> {
     /// Takes note of a state offered at a position: the goal, or a state to settle, its table
     /// slot prefetched.
     fn note(&mut self, earliest: &Visited, shape: ShapeId, flags: u32, cycle: u32, stock: u32) {
-        if shape == EMPTY_SHAPE {
+        if (self.is_goal)(shape) {
             self.goal = self.goal.min(position(cycle, stock));
         } else {
             let key = state_key(shape, flags);
@@ -262,7 +291,8 @@ fn open_by_value(problem: &Problem, shapes: &Shapes, shape: ShapeId) -> [u32; 14
 
 /// Offers every state worth reaching from (shape, flags) at timeline position `p`, in this round
 /// and before position `limit`. True when the walk along the stock reached the end of the round
-/// and a recycle could take it on (see `walk`).
+/// and a recycle could take it on (see `walk`). With `forced_pairs` (every card must go), a
+/// pyramid card whose only partner left is an uncovered pyramid card goes with it at once.
 #[allow(clippy::too_many_arguments)]
 fn expand(
     problem: &Problem,
@@ -271,6 +301,7 @@ fn expand(
     flags: u32,
     p: usize,
     limit: usize,
+    forced_pairs: bool,
     offer: &mut impl FnMut(ShapeId, u32, u32, u32),
 ) -> bool {
     // A position may name a slot whose king was just removed: the stock's top is then the next
@@ -289,7 +320,10 @@ fn expand(
         offer(next, flags, cycle, here);
         return false;
     }
-    if let Some((a, b)) = problem.forced_pair(shapes.flags[shape as usize], open, flags) {
+    if let Some((a, b)) = forced_pairs
+        .then(|| problem.forced_pair(shapes.flags[shape as usize], open, flags))
+        .flatten()
+    {
         offer(shapes.without_pair(shape, a, b), flags, cycle, here);
         return false;
     }
@@ -437,7 +471,10 @@ mod tests {
         let mut fewer = 0;
         for seed in 100..160 {
             let problem = Problem::new(&State::deal(&Deck::shuffled(seed)));
-            let (bounded, plain) = (reach(&problem), reach_in_order(&problem, in_timeline_order));
+            let (bounded, plain) = (
+                reach(&problem),
+                reach_in_order(&problem, ALL, in_timeline_order),
+            );
             assert_eq!(bounded.solvable, plain.solvable, "deal {seed}");
             assert_eq!(bounded.earliest_goal, plain.earliest_goal, "deal {seed}");
             fewer += (bounded.expanded < plain.expanded) as usize;
