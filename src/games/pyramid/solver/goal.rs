@@ -190,7 +190,7 @@ impl Counts {
     }
 
     /// Finds, for each count of rows from the bottom up to the most any line clears, the earliest
-    /// timeline position at which a line from the start has cleared them (`reach_clearing`, its
+    /// timeline position at which a line from the start has cleared them (`reach_aim`, its
     /// states bounded by the rows' needs); rows no line clears are out of every bound after.
     /// Returns the states expanded and the bytes of the largest search.
     pub fn find_earliest_rows(&mut self, problem: &Problem) -> (u64, usize) {
@@ -216,7 +216,7 @@ impl Counts {
                     let needs = &self.needs[rows.from as usize..rows.to as usize];
                     needs_bound(needs, flags, (p - round) as u32).map(|h| round + h as usize)
                 };
-                let found = reach::reach_clearing(problem, clear, bucket);
+                let found = reach::reach_aim(problem, reach::Aim { clear, take: 0 }, bucket);
                 expanded += found.expanded;
                 bytes = bytes.max(found.bytes);
                 found.earliest_goal
@@ -374,6 +374,12 @@ impl Counts {
     fn left_of(&self, value: u8, key: Key) -> u32 {
         (self.pyramid(key) & self.problem.pyramid_by_value[value as usize]).count_ones()
             + (flags_of(key) & self.problem.stock_by_value[value as usize]).count_ones()
+    }
+
+    /// Whether removing `count` cards of `value` takes every one in play.
+    pub fn takes_all(&self, value: u8, count: u32) -> bool {
+        let start = self.problem.start;
+        count >= self.removed_of(value, start) + self.left_of(value, start)
     }
 
     /// Whether removing `count` cards of `value` takes every one in play, the apex among them.
@@ -594,6 +600,11 @@ pub struct Cones {
     /// The same for the partner value (13 less this one; none for kings): each card removed
     /// takes one of them with it.
     partners: Option<Box<Cones>>,
+    /// Per shape: what removing every card of the value left in it takes, with all their cones.
+    all: Vec<Rows>,
+    /// The earliest timeline position at which a line from the start can have taken every card
+    /// of the value (`find_earliest_all`), when known.
+    earliest_all: Option<(u32, u32)>,
 }
 
 impl Cones {
@@ -608,7 +619,7 @@ impl Cones {
     /// The cones of one value's pyramid cards, without their partners'.
     fn of_value(counts: &Counts, value: u8) -> Cones {
         let (shapes, problem) = (Shapes::get(), &counts.problem);
-        let mut matchings = HashMap::new();
+        let (mut matchings, mut unions) = (HashMap::new(), HashMap::new());
         let mut needs = Vec::new();
         // The fewest steps that remove `set` (a card and its cone), and the needs of its unpaired
         // cards given the pyramid cards `outside` that may partner them. The card itself pairs
@@ -621,9 +632,25 @@ impl Cones {
         let own: Vec<usize> = (0..28)
             .filter(|&p| problem.pyramid_by_value[value as usize] >> p & 1 == 1)
             .collect();
-        let (mut steps, mut ranges) = (Vec::new(), Vec::new());
+        let (mut steps, mut ranges, mut all) = (Vec::new(), Vec::new(), Vec::new());
         for &flags in &shapes.flags {
             let (mut row, mut range) = ([0u8; 4], [(0u32, 0u32); 4]);
+            // Every card of the value with its cone; any other card may partner them.
+            let union = own
+                .iter()
+                .filter(|&&p| flags >> p & 1 == 1)
+                .fold(0u32, |m, &p| m | Position(p as u8).cone_below() | 1 << p)
+                & flags;
+            let (from, mut classes) = (needs.len(), Classes::default());
+            let union_steps =
+                problem.removing(union, flags & !union, &mut unions, &mut needs, &mut classes);
+            all.push(Rows {
+                steps: union_steps as u8,
+                bonus: 0,
+                from: from as u16,
+                to: needs.len() as u16,
+                classes,
+            });
             for (i, &p) in own.iter().enumerate().take(4) {
                 if flags >> p & 1 == 1 && !(p == 0 && counts.apex_stays) {
                     let set = (Position(p as u8).cone_below() | 1 << p) & flags;
@@ -647,7 +674,68 @@ impl Cones {
             needs,
             sets,
             partners: None,
+            all,
+            earliest_all: None,
         }
+    }
+
+    /// Finds the earliest timeline position at which a line from the start can have taken every
+    /// card of the value (`reach_aim`, its states bounded by what removing them all needs from
+    /// the stock, and by the last of them still ahead in it). Returns the states expanded and
+    /// the bytes of the search.
+    pub fn find_earliest_all(&mut self, problem: &Problem) -> (u64, usize) {
+        let v = self.value as usize;
+        let aim = reach::Aim {
+            clear: problem.pyramid_by_value[v],
+            take: problem.stock_by_value[v],
+        };
+        let (all, needs, take) = (&self.all, &self.needs, aim.take);
+        let bucket = |_: &Problem, shape: ShapeId, flags: u32, p: usize| {
+            let union = &all[shape as usize];
+            let round = p - p % (STOCK_SLOTS + 1);
+            let here = (p - round) as u32;
+            let needs = &needs[union.from as usize..union.to as usize];
+            let bound = needs_bound(needs, flags, here)?;
+            // The last card of the value still ahead in this round is taken no sooner.
+            let ahead = flags & take & !(((1u64 << here) - 1) as u32);
+            let last = if ahead == 0 {
+                here
+            } else {
+                31 - ahead.leading_zeros()
+            };
+            Some(round + bound.max(last) as usize)
+        };
+        let found = reach::reach_aim(problem, aim, bucket);
+        self.earliest_all = found.earliest_goal;
+        (found.expanded, found.bytes)
+    }
+
+    /// A lower bound on the steps that take every card of the value left: the removals of all of
+    /// them and their cones, and the steps that passing the stock on the way must cost beyond
+    /// them: to the earliest position they can all be gone at, or past it to the last of the
+    /// value's stock cards and to the partners the cones need.
+    fn all_bound(&self, problem: &Problem, stock_by_value: &[u32; 14], key: Key) -> u32 {
+        let union = &self.all[shape_of(key) as usize];
+        let to_position = self
+            .earliest_all
+            .map_or(0, |p| problem.to_reach_position(p, &union.classes, key));
+        let passing = if to_position > 0 {
+            to_position
+        } else {
+            let needs = &self.needs[union.from as usize..union.to as usize];
+            let mut own = [Need { mask: 0, count: 1 }; 4];
+            let mut n = 0;
+            let mut bits = flags_of(key) & stock_by_value[self.value as usize];
+            while bits != 0 && n < own.len() {
+                own[n].mask = 1 << bits.trailing_zeros();
+                bits &= bits - 1;
+                n += 1;
+            }
+            problem
+                .needs_reach_cost(needs, &union.classes, key)
+                .max(problem.needs_reach_cost(&own[..n], &union.classes, key))
+        };
+        union.steps as u32 + passing
     }
 
     pub fn value(&self) -> u8 {
@@ -695,6 +783,8 @@ pub struct Cards<'c> {
     count: u32,
     /// Every line to the goal clears the pyramid (`Counts::needs_the_apex`).
     clears: bool,
+    /// Every line to the goal takes every card of the value (`Counts::takes_all`).
+    all: bool,
 }
 
 impl<'c> Cards<'c> {
@@ -704,6 +794,7 @@ impl<'c> Cards<'c> {
             cones,
             count,
             clears,
+            all: counts.takes_all(cones.value, count),
         }
     }
 }
@@ -719,7 +810,13 @@ impl Target for Cards<'_> {
         let more = self
             .count
             .saturating_sub(self.counts.removed_of(self.cones.value, key));
-        let own = self.counts.steps_for_cards(self.cones, more, key);
+        let mut own = self.counts.steps_for_cards(self.cones, more, key);
+        if self.all {
+            own = own.max(
+                self.cones
+                    .all_bound(problem, &self.counts.problem.stock_by_value, key),
+            );
+        }
         if self.clears {
             own.max(problem.h_full(key))
         } else {
@@ -872,5 +969,37 @@ mod tests {
             later > 0,
             "every line cleared its rows at the earliest position"
         );
+    }
+
+    #[test]
+    fn no_line_takes_every_card_of_a_value_before_the_earliest_position() {
+        let mut later = 0;
+        for (seed, rank) in (0..24).zip([1u8, 12, 6, 13].into_iter().cycle()) {
+            let deal = State::deal(&Deck::shuffled(seed));
+            let mut problem = Problem::new(&deal);
+            let (counts, _) = counts_of(&mut problem);
+            let mut cones = Cones::new(&counts, rank);
+            cones.find_earliest_all(&problem);
+            let goal = Goal::Clear {
+                rank: crate::cards::Rank::new(rank).unwrap(),
+                count: 4,
+            };
+            let Some(line) = solve_goal(&deal, goal).unwrap().steps else {
+                assert_eq!(cones.earliest_all, None, "deal {seed}, rank {rank}");
+                continue;
+            };
+            let earliest = cones.earliest_all.expect("a line takes them all");
+            let mut state = deal.clone();
+            for step in line {
+                state.apply(step).unwrap();
+            }
+            let at = timeline_position(&state, &deal.stock);
+            assert!(
+                at >= earliest,
+                "deal {seed}, rank {rank}: {at:?} < {earliest:?}"
+            );
+            later += (at > earliest) as usize;
+        }
+        assert!(later > 0, "every line ended at the earliest position");
     }
 }

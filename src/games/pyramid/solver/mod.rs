@@ -127,7 +127,7 @@ pub fn solve_goal(state: &State, goal: Goal) -> Result<GoalSolution, StateError>
     work.add(r.expanded, r.bytes);
     problem.earliest_goal = r.earliest_goal;
     let enough = amount.unwrap_or(u32::MAX);
-    let cones;
+    let mut cones;
     let m = match value {
         Some(v) => {
             if !r.solvable {
@@ -146,7 +146,7 @@ pub fn solve_goal(state: &State, goal: Goal) -> Result<GoalSolution, StateError>
     work.add(m.expanded, m.bytes);
     let reachable = m.value >= enough;
     let target = if reachable { enough } else { m.value };
-    let line = fewest(&mut problem, &mut counts, cones.as_ref(), target, &mut work)
+    let line = fewest(&mut problem, &mut counts, cones.as_mut(), target, &mut work)
         .unwrap_or_else(|| panic!("a line reaches {target}, as `most` found"));
     let (steps, best_line) = if reachable || goal == Goal::MaxScore {
         (Some(line), None)
@@ -216,14 +216,14 @@ fn most_points(
 fn fewest(
     problem: &mut problem::Problem,
     counts: &mut goal::Counts,
-    cones: Option<&goal::Cones>,
+    cones: Option<&mut goal::Cones>,
     amount: u32,
     work: &mut Work,
 ) -> Option<Vec<Step>> {
     use goal::{Cards, Points};
     // Whether every line that reaches the amount clears the pyramid: it earns more than a line
     // keeping the apex can, or it takes every card of the value and the apex is one.
-    let clears = match cones {
+    let clears = match &cones {
         None if amount > counts.points_upper(problem.start) => return None,
         None => amount > counts.most_without_clearing(),
         Some(cones) => counts.needs_the_apex(cones.value(), amount),
@@ -232,27 +232,35 @@ fn fewest(
         // `solve_goal`'s reach found that no line clears the pyramid.
         return None;
     }
-    if let Some(cones) = cones.filter(|_| clears) {
-        // Every card of the value goes, those still ahead in the stock too: no goal comes
-        // before the last of them is taken, and the board's bound prices getting there.
-        let taken = counts.all_taken_from(cones.value());
-        problem.earliest_goal = problem.earliest_goal.max(taken);
-    }
-    if cones.is_none() && !clears && !counts.rows_found() {
-        // How far along the stock each count of rows can be cleared, for the points bound.
-        let (expanded, bytes) = counts.find_earliest_rows(problem);
-        work.add(expanded, bytes);
-    }
     let found = match cones {
-        Some(cones) => search::search(problem, &Cards::new(counts, cones, amount, clears)),
-        None => search::search(
-            problem,
-            &Points {
+        Some(cones) => {
+            if clears {
+                // Every card of the value goes, those still ahead in the stock too: no goal
+                // comes before the last of them is taken, and the board's bound prices
+                // getting there.
+                let taken = counts.all_taken_from(cones.value());
+                problem.earliest_goal = problem.earliest_goal.max(taken);
+            } else if counts.takes_all(cones.value(), amount) {
+                // How far along the stock they can all be gone, for the cards' bound.
+                let (expanded, bytes) = cones.find_earliest_all(problem);
+                work.add(expanded, bytes);
+            }
+            search::search(problem, &Cards::new(counts, cones, amount, clears))
+        }
+        None => {
+            if !clears && !counts.rows_found() {
+                // How far along the stock each count of rows can be cleared, for the points
+                // bound.
+                let (expanded, bytes) = counts.find_earliest_rows(problem);
+                work.add(expanded, bytes);
+            }
+            let points = Points {
                 counts,
                 points: amount,
                 clears,
-            },
-        ),
+            };
+            search::search(problem, &points)
+        }
     };
     work.add(found.expanded, found.peak_bytes);
     work.reached = work.reached.max(found.reached);

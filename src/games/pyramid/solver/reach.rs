@@ -46,30 +46,42 @@ fn state_key(shape: ShapeId, flags: u32) -> u64 {
 }
 
 pub fn reach(problem: &Problem) -> Reach {
-    reach_in_order(problem, ALL, goal_bound)
+    reach_in_order(problem, Aim::BOARD, goal_bound)
 }
 
-/// Every pyramid position: the board's goal clears them all.
-const ALL: u32 = (1 << PYRAMID_SIZE) - 1;
+/// What a line must do, for `reach_aim`: clear the pyramid positions in `clear` and take the
+/// stock and waste slots in `take`.
+#[derive(Clone, Copy)]
+pub struct Aim {
+    pub clear: u32,
+    pub take: u32,
+}
 
-/// `reach` for clearing the pyramid positions in `clear` only (the bottom rows, say): whether
-/// any line does, and the earliest timeline position at which one can have. `bucket` is as for
-/// `reach_in_order`, for that goal.
-pub fn reach_clearing(
+impl Aim {
+    /// The board's: every pyramid card.
+    const BOARD: Aim = Aim {
+        clear: (1 << PYRAMID_SIZE) - 1,
+        take: 0,
+    };
+}
+
+/// `reach` for another aim (the bottom rows, every card of a value): whether any line gets
+/// there, and the earliest timeline position at which one can have. `bucket` is as for
+/// `reach_in_order`, for that aim.
+pub fn reach_aim(
     problem: &Problem,
-    clear: u32,
+    aim: Aim,
     bucket: impl Fn(&Problem, ShapeId, u32, usize) -> Option<usize> + Copy,
 ) -> Reach {
-    reach_in_order(problem, clear, bucket)
+    reach_in_order(problem, aim, bucket)
 }
 
-/// `reach` for a goal of clearing the positions in `clear`, with states taken in the order of
-/// `bucket` (a position for a state reached at a position, or `None` for one that can no longer
-/// reach the goal), which must be at or after that position and at or before every goal
-/// position the state can lead to.
+/// `reach` for `aim`, with states taken in the order of `bucket` (a position for a state reached
+/// at a position, or `None` for one that can no longer get there), which must be at or after
+/// that position and at or before every goal position the state can lead to.
 fn reach_in_order(
     problem: &Problem,
-    clear: u32,
+    aim: Aim,
     bucket: impl Fn(&Problem, ShapeId, u32, usize) -> Option<usize> + Copy,
 ) -> Reach {
     let shapes = Shapes::get();
@@ -78,8 +90,10 @@ fn reach_in_order(
     let mut expanded = 0u64;
     let (shape0, flags0) = (shape_of(problem.start), flags_of(problem.start));
     let p0 = position(cycle_of(problem.start), stock_of(problem.start));
-    let is_goal = |shape: ShapeId| shapes.flags[shape as usize] & clear == 0;
-    if is_goal(shape0) {
+    let is_goal = move |shape: ShapeId, flags: u32| {
+        shapes.flags[shape as usize] & aim.clear == 0 && flags & aim.take == 0
+    };
+    if is_goal(shape0, flags0) {
         return Reach {
             solvable: true,
             earliest_goal: Some((cycle_of(problem.start), stock_of(problem.start))),
@@ -145,7 +159,7 @@ fn reach_in_order(
                         continue;
                     }
                     expanded += 1;
-                    let forced_pairs = clear == ALL;
+                    let forced_pairs = aim.clear == Aim::BOARD.clear;
                     expand(
                         problem,
                         shapes,
@@ -241,11 +255,11 @@ struct Noted<G> {
     is_goal: G,
 }
 
-impl<G: Fn(ShapeId) -> bool> Noted<G> {
+impl<G: Fn(ShapeId, u32) -> bool> Noted<G> {
     /// Takes note of a state offered at a position: the goal, or a state to settle, its table
     /// slot prefetched.
     fn note(&mut self, earliest: &Visited, shape: ShapeId, flags: u32, cycle: u32, stock: u32) {
-        if (self.is_goal)(shape) {
+        if (self.is_goal)(shape, flags) {
             self.goal = self.goal.min(position(cycle, stock));
         } else {
             let key = state_key(shape, flags);
@@ -473,7 +487,7 @@ mod tests {
             let problem = Problem::new(&State::deal(&Deck::shuffled(seed)));
             let (bounded, plain) = (
                 reach(&problem),
-                reach_in_order(&problem, ALL, in_timeline_order),
+                reach_in_order(&problem, Aim::BOARD, in_timeline_order),
             );
             assert_eq!(bounded.solvable, plain.solvable, "deal {seed}");
             assert_eq!(bounded.earliest_goal, plain.earliest_goal, "deal {seed}");
