@@ -344,22 +344,30 @@ impl Counts {
     /// them (`Problem::needs_reach_cost`).
     fn steps_for_points(&self, problem: &Problem, key: Key, deficit: u32) -> u32 {
         let removals = |bonus: u32| deficit.saturating_sub(bonus).div_ceil(REMOVAL_POINTS);
+        // A count of rows whose bonus leaves more removals to make than the cards left allow is
+        // no line's.
+        let left = self.removals_left(key);
+        let mut best = match removals(0) {
+            r if r <= left => r,
+            _ => u32::MAX / 4,
+        };
         let cleared = self.rows_cleared(key);
-        self.clearable(key)
-            .iter()
-            .enumerate()
-            .map(|(n, r)| {
-                let to_position = self.earliest_rows[cleared + n + 1]
-                    .map_or(0, |p| problem.to_reach_position(p, &r.classes, key));
-                let passing = if to_position > 0 {
-                    to_position
-                } else {
-                    let needs = &self.needs[r.from as usize..r.to as usize];
-                    problem.needs_reach_cost(needs, &r.classes, key)
-                };
-                (r.steps as u32 + passing).max(removals(r.bonus as u32))
-            })
-            .fold(removals(0), u32::min)
+        for (n, r) in self.clearable(key).iter().enumerate() {
+            let (steps, removals) = (r.steps as u32, removals(r.bonus as u32));
+            if removals > left || steps.max(removals) >= best {
+                continue;
+            }
+            let to_position = self.earliest_rows[cleared + n + 1]
+                .map_or(0, |p| problem.to_reach_position(p, &r.classes, key));
+            let passing = if to_position > 0 {
+                to_position
+            } else {
+                let needs = &self.needs[r.from as usize..r.to as usize];
+                problem.needs_reach_cost(needs, &r.classes, key)
+            };
+            best = best.min((steps + passing).max(removals));
+        }
+        best
     }
 
     /// Cards of `value` removed since the start.
