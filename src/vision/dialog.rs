@@ -20,6 +20,9 @@ const WIDE: f32 = 1.3;
 /// How far apart (sum over the three channels of r, g and b shares) a colour's hue must be from
 /// every colour of the table's background to be a dialog's.
 const HUE_APART: f32 = 0.05;
+/// The share of a box in a colour the cards' faces showed that must lie where the learning frame
+/// showed felt for the box to be laid over the table.
+const OVER_FELT: f32 = 0.25;
 /// Runs darker than this (sum of channels) have no hue to tell them by: never a panel.
 const DARK: i32 = 45;
 /// A button's colour differs from its panel's by more than this in some channel.
@@ -73,6 +76,9 @@ pub struct DialogWatch {
     card_h: f32,
     /// The hues of the wide flat runs a frame read right showed where the cards are.
     background: Vec<[f32; 3]>,
+    /// Of those, the runs in the felt's hue (the hue beside the top cards, at the cards' left or
+    /// right edge): where that frame showed the table itself.
+    felt: Vec<Run>,
     /// What that frame showed near the cards that looks like a panel (a bar across the window, a
     /// wide button on it), with its hue: the same box in that hue, dimmed or not, is no dialog.
     fixtures: Vec<(Rect, [f32; 3])>,
@@ -237,10 +243,28 @@ impl DialogWatch {
             card_w,
             card_h,
             background: Vec::new(),
+            felt: Vec::new(),
             fixtures: Vec::new(),
             ok: None,
         };
-        for r in watch.wide_runs(frame) {
+        let runs = watch.wide_runs(frame);
+        // The felt shows beside the top cards: runs there reaching the cards' left or right edge.
+        let top = cards.y + (card_h / 2.0) as i32;
+        let felt_hues: Vec<[f32; 3]> = runs
+            .iter()
+            .filter(|r| r.y < top && (r.x0 <= cards.x + 1 || r.x1 >= cards.right() - 1))
+            .map(|r| hue(r.rgb))
+            .collect();
+        watch.felt = runs
+            .iter()
+            .filter(|r| {
+                felt_hues
+                    .iter()
+                    .any(|&f| hue_distance(f, hue(r.rgb)) < HUE_APART / 2.0)
+            })
+            .copied()
+            .collect();
+        for r in runs {
             let h = hue(r.rgb);
             if !watch
                 .background
@@ -295,11 +319,7 @@ impl DialogWatch {
             .wide_runs(frame)
             .into_iter()
             .filter(|r| {
-                r.rgb.iter().sum::<i32>() > DARK
-                    && self
-                        .background
-                        .iter()
-                        .all(|&b| hue_distance(b, hue(r.rgb)) >= HUE_APART)
+                r.rgb.iter().sum::<i32>() > DARK && (self.unlike_table(r) || !self.felt_hued(r.rgb))
             })
             .collect();
         let (panel, colour) = self
@@ -310,6 +330,16 @@ impl DialogWatch {
                     .fixtures
                     .iter()
                     .any(|(f, h)| mostly_over(*f, *p) && hue_distance(*h, hue(*c)) < HUE_APART)
+            })
+            // In a colour the table showed (the cards' faces), a box is laid over the table only
+            // where it covers felt: cards only ever leave it.
+            .filter(|(p, c)| {
+                self.unlike_table(&Run {
+                    y: p.y,
+                    x0: p.x,
+                    x1: p.right(),
+                    rgb: *c,
+                }) || self.felt_share(*p) >= OVER_FELT
             })
             .max_by_key(|(p, _)| p.w as i64 * p.h as i64)?;
         let panel = grow(frame, panel, colour);
@@ -326,6 +356,45 @@ impl DialogWatch {
                 .map(|(_, b)| b.centre())
         });
         Some(Dialog { panel, buttons, ok })
+    }
+
+    /// Whether a run's hue is apart from every colour of the table's background.
+    fn unlike_table(&self, r: &Run) -> bool {
+        self.background
+            .iter()
+            .all(|&b| hue_distance(b, hue(r.rgb)) >= HUE_APART)
+    }
+
+    /// Whether a colour is the felt's.
+    fn felt_hued(&self, rgb: [i32; 3]) -> bool {
+        self.felt
+            .iter()
+            .any(|f| hue_distance(hue(f.rgb), hue(rgb)) < HUE_APART)
+    }
+
+    /// The share of `r` where the learning frame showed felt (along the rows it sampled).
+    fn felt_share(&self, r: Rect) -> f32 {
+        let step = self.row_step();
+        let (mut covered, mut all) = (0i64, 0i64);
+        let mut rows: Vec<i32> = self.felt.iter().map(|f| f.y).collect();
+        rows.dedup();
+        for y in rows
+            .into_iter()
+            .filter(|&y| y >= r.y - step / 2 && y < r.bottom() + step / 2)
+        {
+            all += r.w as i64;
+            covered += self
+                .felt
+                .iter()
+                .filter(|f| f.y == y)
+                .map(|f| (f.x1.min(r.right()) - f.x0.max(r.x)).max(0) as i64)
+                .sum::<i64>();
+        }
+        if all == 0 {
+            0.0
+        } else {
+            covered as f32 / all as f32
+        }
     }
 
     /// Flat boxes inside `panel` of a colour apart from the panel's: its buttons.
