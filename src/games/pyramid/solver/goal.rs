@@ -103,6 +103,13 @@ impl Dealt {
     }
 }
 
+/// The pyramid positions of row `r` (0 the apex's).
+fn row_mask(r: usize) -> u32 {
+    Position::all()
+        .filter(|p| p.row() == r)
+        .fold(0u32, |m, p| m | 1 << p.index())
+}
+
 /// What a state has earned since the start, and what it could still earn.
 pub struct Counts {
     problem: Dealt,
@@ -129,11 +136,6 @@ impl Counts {
     pub fn new(problem: &Problem) -> Counts {
         let shapes = Shapes::get();
         let start_pyramid = shapes.flags[shape_of(problem.start) as usize];
-        let row_mask = |r: usize| {
-            Position::all()
-                .filter(|p| p.row() == r)
-                .fold(0u32, |m, p| m | 1 << p.index())
-        };
         let masks: Vec<u32> = (0..ROWS).map(row_mask).collect();
         let dealt = Dealt::new(problem, shapes);
         let mut matchings = HashMap::new();
@@ -201,9 +203,7 @@ impl Counts {
         let mut clear = 0u32;
         for k in 1..=self.most_rows {
             let row = ROWS - k;
-            clear |= Position::all()
-                .filter(|p| p.row() == row)
-                .fold(0u32, |m, p| m | 1 << p.index());
+            clear |= row_mask(row);
             let earliest = if k == ROWS && self.apex_left {
                 // The board's own reach found it, or that no line clears the pyramid.
                 problem.earliest_goal

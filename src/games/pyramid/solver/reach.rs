@@ -46,7 +46,7 @@ fn state_key(shape: ShapeId, flags: u32) -> u64 {
 }
 
 pub fn reach(problem: &Problem) -> Reach {
-    reach_in_order(problem, Aim::BOARD, goal_bound)
+    reach_aim(problem, Aim::BOARD, goal_bound)
 }
 
 /// What a line must do, for `reach_aim`: clear the pyramid positions in `clear` and take the
@@ -65,21 +65,12 @@ impl Aim {
     };
 }
 
-/// `reach` for another aim (the bottom rows, every card of a value): whether any line gets
-/// there, and the earliest timeline position at which one can have. `bucket` is as for
-/// `reach_in_order`, for that aim.
+/// `reach` for any aim (the board, the bottom rows, every card of a value): whether any line gets
+/// there, and the earliest timeline position at which one can have. States are taken in the
+/// order of `bucket` (a position for a state reached at a position, or `None` for one that can
+/// no longer get there), which must be at or after that position and at or before every goal
+/// position the state can lead to.
 pub fn reach_aim(
-    problem: &Problem,
-    aim: Aim,
-    bucket: impl Fn(&Problem, ShapeId, u32, usize) -> Option<usize> + Copy,
-) -> Reach {
-    reach_in_order(problem, aim, bucket)
-}
-
-/// `reach` for `aim`, with states taken in the order of `bucket` (a position for a state reached
-/// at a position, or `None` for one that can no longer get there), which must be at or after
-/// that position and at or before every goal position the state can lead to.
-fn reach_in_order(
     problem: &Problem,
     aim: Aim,
     bucket: impl Fn(&Problem, ShapeId, u32, usize) -> Option<usize> + Copy,
@@ -487,7 +478,7 @@ mod tests {
             let problem = Problem::new(&State::deal(&Deck::shuffled(seed)));
             let (bounded, plain) = (
                 reach(&problem),
-                reach_in_order(&problem, Aim::BOARD, in_timeline_order),
+                reach_aim(&problem, Aim::BOARD, in_timeline_order),
             );
             assert_eq!(bounded.solvable, plain.solvable, "deal {seed}");
             assert_eq!(bounded.earliest_goal, plain.earliest_goal, "deal {seed}");
