@@ -19,6 +19,7 @@ use super::shapes::{ShapeId, Shapes};
 use crate::games::pyramid::score::{REMOVAL_POINTS, ROW_BONUS};
 use crate::games::pyramid::{Position, ROWS};
 pub use cards::{Cards, Cones, MostCards};
+use std::cell::Cell;
 use std::collections::HashMap;
 
 /// One row of a shape, with every row under it: what clearing them takes.
@@ -130,6 +131,28 @@ pub struct Counts {
     /// Per count of rows cleared from the bottom: the earliest timeline position (recycles used,
     /// stock index) at which any line from the start has cleared them, where known.
     pub earliest_rows: [Option<(u32, u32)>; ROWS + 1],
+    /// What `stuck` found for recent states (`Memo`).
+    memo: Memo,
+}
+
+/// `Counts::stuck` for recently asked states, in a direct-mapped table. It depends only on the
+/// pyramid's shape and which values the stock and waste still hold, which few removals change:
+/// most states a search asks about share them with one asked shortly before.
+struct Memo(Box<[Cell<u64>]>);
+
+/// Memo entries: bits 0..28 the stuck positions, 28..40 the values the stock and waste hold (bit
+/// v - 1 for value v, kings left out), 40..51 the shape; an empty slot is all ones.
+const MEMO_BITS: u32 = 14;
+const MEMO_EMPTY: u64 = u64::MAX;
+
+impl Memo {
+    fn new() -> Memo {
+        Memo((0..1 << MEMO_BITS).map(|_| Cell::new(MEMO_EMPTY)).collect())
+    }
+
+    fn clear(&self) {
+        self.0.iter().for_each(|c| c.set(MEMO_EMPTY));
+    }
 }
 
 impl Counts {
@@ -179,6 +202,7 @@ impl Counts {
             apex_stays: false,
             most_rows: ROWS,
             earliest_rows: [None; ROWS + 1],
+            memo: Memo::new(),
             bonus_won,
             rows,
             row_count,
@@ -192,6 +216,8 @@ impl Counts {
     pub fn limit_rows(&mut self, rows: usize) {
         self.most_rows = rows;
         self.apex_stays = rows < ROWS && self.apex_left;
+        // An apex that stays is stuck.
+        self.memo.clear();
     }
 
     /// Finds, for each count of rows from the bottom up to the most any line clears, the earliest
@@ -284,7 +310,24 @@ impl Counts {
     /// The pyramid cards that can never be removed: an apex that stays, those with no partner
     /// left (none in the stock or waste, none in the pyramid that they neither cover nor are
     /// covered by), every card they cover, and so on while that leaves others without a partner.
-    fn stuck(&self, pyramid: u32, flags: u32) -> u32 {
+    fn stuck(&self, shape: ShapeId, flags: u32) -> u32 {
+        let by_value = &self.problem.stock_by_value;
+        let held = (1..=12).fold(0u64, |m, v| {
+            m | ((flags & by_value[v] != 0) as u64) << (v - 1)
+        });
+        let id = (shape as u64) << 12 | held;
+        let slot = (id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MEMO_BITS)) as usize;
+        let cell = &self.memo.0[slot];
+        let e = cell.get();
+        if e >> 28 == id {
+            return (e & ((1 << 28) - 1)) as u32;
+        }
+        let stuck = self.find_stuck(Shapes::get().flags[shape as usize], flags);
+        cell.set(id << 28 | stuck as u64);
+        stuck
+    }
+
+    fn find_stuck(&self, pyramid: u32, flags: u32) -> u32 {
         let (dealt, related) = (&self.problem, &Shapes::get().related);
         let mut stuck = pyramid & self.apex_stays as u32;
         loop {
@@ -310,7 +353,7 @@ impl Counts {
     /// pairs as the scarcer value has cards left that are not stuck.
     fn removals_left(&self, key: Key) -> u32 {
         let (pyramid, flags) = (self.pyramid(key), flags_of(key));
-        let pyramid = pyramid & !self.stuck(pyramid, flags);
+        let pyramid = pyramid & !self.stuck(shape_of(key), flags);
         let left = |v: usize| {
             (pyramid & self.problem.pyramid_by_value[v]).count_ones()
                 + (flags & self.problem.stock_by_value[v]).count_ones()

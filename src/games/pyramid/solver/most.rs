@@ -18,7 +18,6 @@ use super::problem::*;
 use super::shapes::{ShapeId, Shapes, EMPTY_SHAPE};
 use super::visited::Visited;
 use crate::games::pyramid::PYRAMID_SIZE;
-use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 const ROUND: usize = STOCK_SLOTS + 1;
@@ -57,12 +56,12 @@ pub fn most<M: Measure>(problem: &Problem, measure: &M, enough: u32, budget: u64
     // earliest point. A state found again at an earlier point after it was expanded is expanded
     // again from there.
     let mut queue = BinaryHeap::new();
-    let entry = |upper: u32, value: u32, p: usize, key: u64| (upper, value, Reverse(p as u8), key);
     earliest.improve(start_key, p0 as u32, 0);
-    queue.push(entry(measure.upper(start), best, p0, start_key));
+    queue.push(Entry::new(measure.upper(start), best, p0, start_key));
     let mut expanded = 0u64;
     let mut offers: Vec<(u64, usize)> = Vec::new();
-    while let Some((upper, _, Reverse(p), key)) = queue.pop() {
+    while let Some(entry) = queue.pop() {
+        let (upper, p, key) = entry.parts();
         if upper <= best || best >= ceiling {
             break;
         }
@@ -73,13 +72,17 @@ pub fn most<M: Measure>(problem: &Problem, measure: &M, enough: u32, budget: u64
                 bytes: earliest.bytes(),
             };
         }
-        let p = p as usize;
         if earliest.get(key).is_some_and(|(q, _)| (q as usize) < p) {
             continue;
         }
         expanded += 1;
         offers.clear();
         expand(problem, shapes, key, p, &mut offers);
+        // The table is far larger than the caches: its slots for all the offers are asked for
+        // first, so that their loads overlap.
+        for &(next, _) in &offers {
+            earliest.prefetch(next);
+        }
         for &(next, q) in &offers {
             if earliest.improve(next, q as u32, 0) {
                 let full = full(next);
@@ -87,7 +90,7 @@ pub fn most<M: Measure>(problem: &Problem, measure: &M, enough: u32, budget: u64
                 best = best.max(value);
                 let u = measure.upper(full);
                 if next >> STOCK_SLOTS != EMPTY_SHAPE as u64 && u > best {
-                    queue.push(entry(u, value, q, next));
+                    queue.push(Entry::new(u, value, q, next));
                 }
             }
         }
@@ -96,6 +99,24 @@ pub fn most<M: Measure>(problem: &Problem, measure: &M, enough: u32, budget: u64
         value: best,
         expanded,
         bytes: earliest.bytes(),
+    }
+}
+
+/// A queued state, packed so that a larger entry is taken first: its bound (bits 53..64), what it
+/// has already (42..53), its timeline point, the earliest largest (35..42), and its key (0..35).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Entry(u64);
+
+impl Entry {
+    fn new(upper: u32, value: u32, p: usize, key: u64) -> Entry {
+        assert!(upper < 1 << 11 && value < 1 << 11 && p < 128 && key < 1 << 35);
+        Entry((upper as u64) << 53 | (value as u64) << 42 | (127 - p as u64) << 35 | key)
+    }
+
+    /// Its bound, timeline point and key.
+    fn parts(self) -> (u32, usize, u64) {
+        let p = 127 - (self.0 >> 35 & 127) as usize;
+        ((self.0 >> 53) as u32, p, self.0 & ((1 << 35) - 1))
     }
 }
 
