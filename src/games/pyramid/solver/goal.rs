@@ -422,11 +422,16 @@ pub struct Points<'c> {
     pub counts: &'c Counts,
     pub points: u32,
     pub clears: bool,
+    /// `points` is the most the deal allows.
+    pub most: bool,
 }
 
 impl Target for Points<'_> {
     fn clears(&self) -> bool {
         self.clears
+    }
+    fn kings_first(&self) -> bool {
+        self.clears || self.most
     }
     fn is_goal(&self, _: &Problem, key: Key) -> bool {
         self.counts.points(key) >= self.points

@@ -146,8 +146,16 @@ pub fn solve_goal(state: &State, goal: Goal) -> Result<GoalSolution, StateError>
     work.add(m.expanded, m.bytes);
     let reachable = m.value >= enough;
     let target = if reachable { enough } else { m.value };
-    let line = fewest(&mut problem, &mut counts, cones.as_mut(), target, &mut work)
-        .unwrap_or_else(|| panic!("a line reaches {target}, as `most` found"));
+    // Short of the amount, `most` ran to the end: the target is the most there is.
+    let line = fewest(
+        &mut problem,
+        &mut counts,
+        cones.as_mut(),
+        target,
+        !reachable,
+        &mut work,
+    )
+    .unwrap_or_else(|| panic!("a line reaches {target}, as `most` found"));
     let (steps, best_line) = if reachable || goal == Goal::MaxScore {
         (Some(line), None)
     } else {
@@ -212,12 +220,13 @@ fn most_points(
 }
 
 /// The fewest steps that earn `amount` points (`cones` None) or remove `amount` cards of the
-/// cones' value, or `None` when no line does.
+/// cones' value, or `None` when no line does; `most`: no line gets past the amount.
 fn fewest(
     problem: &mut problem::Problem,
     counts: &mut goal::Counts,
     cones: Option<&mut goal::Cones>,
     amount: u32,
+    most: bool,
     work: &mut Work,
 ) -> Option<Vec<Step>> {
     use goal::{Cards, Points};
@@ -258,6 +267,7 @@ fn fewest(
                 counts,
                 points: amount,
                 clears,
+                most,
             };
             search::search(problem, &points)
         }

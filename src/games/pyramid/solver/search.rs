@@ -7,6 +7,8 @@
 //! - States that can no longer clear the pyramid (`Problem::feasible`) are recorded, never queued.
 //! - An uncovered pyramid king is always removed at once: doing it first never lengthens a solution
 //!   (it only uncovers cards), so it is the only successor considered.
+//! - A king on the stock's top is never drawn (for every goal): removing it moves the stock on as
+//!   drawing would, and leaves out whatever the line would later spend drawing or removing it.
 //! - Each state's entry records the move that reached it, so the path is rebuilt backwards from the
 //!   goal without storing parents.
 
@@ -21,6 +23,13 @@ pub trait Target {
     /// Every goal state has the pyramid cleared, so what holds of clearing lines holds here:
     /// a state that cannot clear is dropped, an uncovered king and a forced pair go at once.
     fn clears(&self) -> bool;
+    /// An uncovered pyramid king is removed at once, the only successor: true when every goal
+    /// clears the pyramid, and when the goal is the most points the deal allows (a goal where a
+    /// king lay uncovered could remove it for more, so every line to a goal removes it, and doing
+    /// that first never lengthens one).
+    fn kings_first(&self) -> bool {
+        self.clears()
+    }
     fn is_goal(&self, problem: &Problem, key: Key) -> bool;
     /// A lower bound on the steps from `key` to a goal.
     fn h(&self, problem: &Problem, key: Key) -> u32;
@@ -152,7 +161,14 @@ pub fn search<T: Target>(problem: &Problem, target: &T) -> Found {
                 return done(&visited, Some(key), expanded, queued_bytes);
             }
             expanded += 1;
-            successors(problem, shapes, key, target.clears(), &mut succ);
+            successors(
+                problem,
+                shapes,
+                key,
+                target.clears(),
+                target.kings_first(),
+                &mut succ,
+            );
             let g2 = g + 1;
             assert!(g2 <= MAX_G, "step count beyond the table's range");
             for &(next, mv) in &succ {
@@ -183,13 +199,15 @@ pub fn search<T: Target>(problem: &Problem, target: &T) -> Found {
 }
 
 /// The states one step from `key`, with the moves that reach them. With `clearing` (every line
-/// sought clears the pyramid), an uncovered king or a forced pair is the only successor. Once the
-/// pyramid is cleared the deal is over: no successors.
+/// sought clears the pyramid), a forced pair is the only successor; with `kings_first`, an
+/// uncovered king is (`Target::kings_first`). Once the pyramid is cleared the deal is over: no
+/// successors.
 pub fn successors(
     problem: &Problem,
     shapes: &Shapes,
     key: Key,
     clearing: bool,
+    kings_first: bool,
     out: &mut Vec<(Key, Move)>,
 ) {
     out.clear();
@@ -200,7 +218,7 @@ pub fn successors(
     let open_pyramid = shapes.uncovered[shape as usize];
 
     let kings = open_pyramid & problem.king_positions;
-    if clearing && kings != 0 {
+    if kings_first && kings != 0 {
         let p = kings.trailing_zeros();
         let next = shapes.after_removing[shape as usize][p as usize];
         out.push((
@@ -285,6 +303,12 @@ pub fn successors(
         }
     }
     if let Some(s) = stock_top {
+        if problem.values[PYRAMID_SIZE + s as usize] == 13 {
+            // A king on the stock's top is removed, never drawn: removing it moves the stock on
+            // as drawing does, and a line that draws it can remove it there instead and leave
+            // out every later step that draws or removes it, so it is no longer.
+            return;
+        }
         out.push((
             pack(shape, cycle, next_card(flags, s + 1), flags),
             Move::new(DRAW, NO_SLOT, NO_SLOT),
