@@ -14,7 +14,7 @@ mod cards;
 
 use super::problem::*;
 use super::reach;
-use super::search::Target;
+use super::search::{Kings, Target};
 use super::shapes::{ShapeId, Shapes};
 use crate::games::pyramid::score::{REMOVAL_POINTS, ROW_BONUS};
 use crate::games::pyramid::{Position, ROWS};
@@ -430,8 +430,12 @@ impl Target for Points<'_> {
     fn clears(&self) -> bool {
         self.clears
     }
-    fn kings_first(&self) -> bool {
-        self.clears || self.most
+    fn kings(&self) -> Kings {
+        match (self.most, self.clears) {
+            (true, _) => Kings::Every,
+            (false, true) => Kings::Pyramid,
+            (false, false) => Kings::Tried,
+        }
     }
     fn is_goal(&self, _: &Problem, key: Key) -> bool {
         self.counts.points(key) >= self.points

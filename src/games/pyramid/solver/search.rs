@@ -23,12 +23,13 @@ pub trait Target {
     /// Every goal state has the pyramid cleared, so what holds of clearing lines holds here:
     /// a state that cannot clear is dropped, an uncovered king and a forced pair go at once.
     fn clears(&self) -> bool;
-    /// An uncovered pyramid king is removed at once, the only successor: true when every goal
-    /// clears the pyramid, and when the goal is the most points the deal allows (a goal where a
-    /// king lay uncovered could remove it for more, so every line to a goal removes it, and doing
-    /// that first never lengthens one).
-    fn kings_first(&self) -> bool {
-        self.clears()
+    /// Which kings are removed at once, as the only successor.
+    fn kings(&self) -> Kings {
+        if self.clears() {
+            Kings::Pyramid
+        } else {
+            Kings::Tried
+        }
     }
     fn is_goal(&self, problem: &Problem, key: Key) -> bool;
     /// A lower bound on the steps from `key` to a goal.
@@ -58,6 +59,20 @@ impl Target for Board {
     fn viable(&self, problem: &Problem, key: Key) -> bool {
         problem.feasible(shape_of(key), flags_of(key))
     }
+}
+
+/// Which kings a search removes at once, as the only successor (`Target::kings`). Doing so never
+/// lengthens a line to a goal when every such line removes that king anyway: removing it only
+/// uncovers cards, or moves the stock on as a draw would.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Kings {
+    /// None: every successor is tried.
+    Tried,
+    /// An uncovered pyramid king: every goal clears the pyramid.
+    Pyramid,
+    /// An uncovered pyramid king, and a king on the stock's top: the goal is the most points the
+    /// deal allows, and a goal where either was still there could remove it for more.
+    Every,
 }
 
 /// How a state was reached: kind in bits 12..14, removed slots in bits 0..6 and 6..12 (63 = none).
@@ -166,7 +181,7 @@ pub fn search<T: Target>(problem: &Problem, target: &T) -> Found {
                 shapes,
                 key,
                 target.clears(),
-                target.kings_first(),
+                target.kings(),
                 &mut succ,
             );
             let g2 = g + 1;
@@ -199,15 +214,14 @@ pub fn search<T: Target>(problem: &Problem, target: &T) -> Found {
 }
 
 /// The states one step from `key`, with the moves that reach them. With `clearing` (every line
-/// sought clears the pyramid), a forced pair is the only successor; with `kings_first`, an
-/// uncovered king is (`Target::kings_first`). Once the pyramid is cleared the deal is over: no
-/// successors.
+/// sought clears the pyramid), a forced pair is the only successor, and so are the kings `kings`
+/// names. Once the pyramid is cleared the deal is over: no successors.
 pub fn successors(
     problem: &Problem,
     shapes: &Shapes,
     key: Key,
     clearing: bool,
-    kings_first: bool,
+    kings: Kings,
     out: &mut Vec<(Key, Move)>,
 ) {
     out.clear();
@@ -217,13 +231,24 @@ pub fn successors(
     }
     let open_pyramid = shapes.uncovered[shape as usize];
 
-    let kings = open_pyramid & problem.king_positions;
-    if kings_first && kings != 0 {
-        let p = kings.trailing_zeros();
+    let open_kings = open_pyramid & problem.king_positions;
+    if kings != Kings::Tried && open_kings != 0 {
+        let p = open_kings.trailing_zeros();
         let next = shapes.after_removing[shape as usize][p as usize];
         out.push((
             pack(next, cycle, stock, flags),
             Move::new(REMOVE, NO_SLOT, p),
+        ));
+        return;
+    }
+    if kings == Kings::Every
+        && stock < STOCK_EMPTY
+        && problem.values[PYRAMID_SIZE + stock as usize] == 13
+    {
+        let flags = flags & !(1 << stock);
+        out.push((
+            pack(shape, cycle, next_card(flags, stock + 1), flags),
+            Move::new(REMOVE_STOCK_TOP, NO_SLOT, PYRAMID_SIZE as u32 + stock),
         ));
         return;
     }
