@@ -6,9 +6,9 @@
 //! pyramid removals and the waste's top at its own point (later is never better), and the stock's
 //! top, alone, with a pyramid card or with the waste's top, at every point after.
 //!
-//! States are taken by the most they could still reach (`Measure::upper`), highest first, then by
-//! what they have already (deepest first, so that good lines are found early), then by timeline
-//! point; a state found again at an earlier point is expanded again from there. The bound depends
+//! States are taken by the most they could still reach (`Measure::upper`, up to the amount asked),
+//! highest first, then by what they have already (deepest first, so that good lines are found
+//! early), then by timeline point; a state found again at an earlier point is expanded again from there. The bound depends
 //! on the cards alone and never grows along a line, so once the best bound left is no better than
 //! the best found, nothing can beat it and the search ends.
 //! The fewest steps to that most come after, from the A* (`goal`).
@@ -52,12 +52,18 @@ pub fn most<M: Measure>(problem: &Problem, measure: &M, enough: u32, budget: u64
     let mut best = measure.value(start);
     let ceiling = measure.upper(start).min(enough);
     let mut earliest = Visited::new();
-    // Highest bound first; among equals the state that has most already (deepest), then the
-    // earliest point. A state found again at an earlier point after it was expanded is expanded
-    // again from there.
+    // Highest bound first, a bound at or past `enough` counting as `enough` (any line there will
+    // do, and the deepest finds one soonest); among equals the state that has most already
+    // (deepest), then the earliest point. A state found again at an earlier point after it was
+    // expanded is expanded again from there.
     let mut queue = BinaryHeap::new();
     earliest.improve(start_key, p0 as u32, 0);
-    queue.push(Entry::new(measure.upper(start), best, p0, start_key));
+    queue.push(Entry::new(
+        measure.upper(start).min(enough),
+        best,
+        p0,
+        start_key,
+    ));
     let mut expanded = 0u64;
     let mut offers: Vec<(u64, usize)> = Vec::new();
     while let Some(entry) = queue.pop() {
@@ -90,7 +96,7 @@ pub fn most<M: Measure>(problem: &Problem, measure: &M, enough: u32, budget: u64
                 best = best.max(value);
                 let u = measure.upper(full);
                 if next >> STOCK_SLOTS != EMPTY_SHAPE as u64 && u > best {
-                    queue.push(Entry::new(u, value, q, next));
+                    queue.push(Entry::new(u.min(enough), value, q, next));
                 }
             }
         }
