@@ -8,9 +8,9 @@
 //!
 //! States are taken by the most they could still reach (`Measure::upper`, up to the amount asked),
 //! highest first, then by what they have already (deepest first, so that good lines are found
-//! early), then by timeline point; a state found again at an earlier point is expanded again from there. The bound depends
-//! on the cards alone and never grows along a line, so once the best bound left is no better than
-//! the best found, nothing can beat it and the search ends.
+//! early), then by timeline point; a state found again at an earlier point is expanded again from
+//! there. The bound depends on the cards alone and never grows along a line, so once the best
+//! bound left is no better than the best found, nothing can beat it and the search ends.
 //! The fewest steps to that most come after, from the A* (`goal`).
 
 use super::goal::Measure;

@@ -232,6 +232,8 @@ pub fn successors(
     let open_pyramid = shapes.uncovered[shape as usize];
 
     let open_kings = open_pyramid & problem.king_positions;
+    let stock_top = (stock < STOCK_EMPTY).then_some(stock);
+    let stock_king = stock_top.is_some_and(|s| problem.values[PYRAMID_SIZE + s as usize] == 13);
     if kings != Kings::Tried && open_kings != 0 {
         let p = open_kings.trailing_zeros();
         let next = shapes.after_removing[shape as usize][p as usize];
@@ -241,10 +243,7 @@ pub fn successors(
         ));
         return;
     }
-    if kings == Kings::Every
-        && stock < STOCK_EMPTY
-        && problem.values[PYRAMID_SIZE + stock as usize] == 13
-    {
+    if kings == Kings::Every && stock_king {
         let flags = flags & !(1 << stock);
         out.push((
             pack(shape, cycle, next_card(flags, stock + 1), flags),
@@ -273,7 +272,6 @@ pub fn successors(
         };
         n += 1;
     }
-    let stock_top = (stock < STOCK_EMPTY).then_some(stock);
     let waste = waste_top(flags, stock);
     for s in [stock_top, waste].into_iter().flatten() {
         let slot = PYRAMID_SIZE as u32 + s;
@@ -328,7 +326,7 @@ pub fn successors(
         }
     }
     if let Some(s) = stock_top {
-        if problem.values[PYRAMID_SIZE + s as usize] == 13 {
+        if stock_king {
             // A king on the stock's top is removed, never drawn: removing it moves the stock on
             // as drawing does, and a line that draws it can remove it there instead and leave
             // out every later step that draws or removes it, so it is no longer.
