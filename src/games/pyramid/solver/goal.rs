@@ -65,37 +65,49 @@ impl Dealt {
 
     /// What removing every pyramid card of `set` takes: kings one step each, and the other cards
     /// paired among themselves where they can be (two cards pair only if neither covers the
-    /// other), else one step each; returns those steps. Each unpaired card needs a partner of its
-    /// own from the pyramid cards `outside` or else from the stock and waste: what the stock and
-    /// waste must hold is pushed onto `needs`, and the set's cards per value class are written
-    /// into `classes`. `matchings` keeps the matching of each value class's cards present (by
-    /// their positions), computed once.
+    /// other), else one step each; returns those steps. A card of the set that no line can pair
+    /// with a pyramid card (of the set, or of those `outside` it that it neither covers nor is
+    /// covered by: each partners one card at most) needs a partner from the stock and waste: what
+    /// they must hold is pushed onto `needs`, and the set's cards per value class are written into
+    /// `classes`. `matchings` keeps each matching found (by the positions on either side), so
+    /// that each is computed once.
     fn removing(
         &self,
         set: u32,
         outside: u32,
-        matchings: &mut HashMap<u32, u32>,
+        matchings: &mut HashMap<u64, u32>,
         needs: &mut Vec<Need>,
         classes: &mut Classes,
     ) -> u32 {
         let positions = |m: u32| (0..28).filter(|&p| m >> p & 1 == 1).collect::<Vec<usize>>();
         let related = &Shapes::get().related;
+        let mut matching = |a: u32, b: u32| {
+            *matchings
+                .entry((a as u64) << 32 | b as u64)
+                .or_insert_with(|| max_matching(&positions(a), &positions(b), related) as u32)
+        };
         let by_value = &self.pyramid_by_value;
         let mut steps = (set & self.king_positions).count_ones();
         for low in 1..=6usize {
-            let (a, b) = (set & by_value[low], set & by_value[13 - low]);
-            let m = *matchings
-                .entry(a | b)
-                .or_insert_with(|| max_matching(&positions(a), &positions(b), related) as u32);
+            let high = 13 - low;
+            let (a, b) = (set & by_value[low], set & by_value[high]);
+            let m = matching(a, b);
             let (na, nb) = (a.count_ones(), b.count_ones());
             classes[low - 1] = [na as u8, nb as u8, m as u8];
             steps += na + nb - m;
-            for (unmatched, partner) in [(na - m, 13 - low), (nb - m, low)] {
-                let there = (outside & by_value[partner]).count_ones();
-                if unmatched > there {
+            // Each side's cards paired with any pyramid partner they can have: the rest need the
+            // stock's.
+            let mut paired =
+                |own: u32, partners: u32, partner: usize| match outside & by_value[partner] {
+                    0 => m,
+                    more => matching(own, partners | more),
+                };
+            let (paired_a, paired_b) = (paired(a, b, high), paired(b, a, low));
+            for (unpaired, partner) in [(na - paired_a, high), (nb - paired_b, low)] {
+                if unpaired > 0 {
                     needs.push(Need {
                         mask: self.stock_by_value[partner],
-                        count: unmatched - there,
+                        count: unpaired,
                     });
                 }
             }
