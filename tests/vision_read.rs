@@ -80,6 +80,23 @@ fn in_the_msc_look_every_card_is_read() {
     );
 }
 
+/// swiss-xvii's face cards show no index, only their picture, and its cards have thick outlines.
+/// In MSC's look its covered Jh was read as Js (its template was lined up with what the other
+/// corners share onto a blank patch of the card, far from its edges) and its covered 2d as 2h (the
+/// card over it showed its outline along the bottom of the index box, as on the templates cut from
+/// covered cards, not on those cut whole): every place is read right now.
+#[test]
+fn in_the_msc_look_picture_only_corners_and_thick_outlines_are_read() {
+    let sizes = [(1920, 1080, 1.0), (3840, 2160, 1.0), (1920, 1080, 1.5)];
+    let errors = mistakes_in(Look::Msc, "swiss-xvii", &sizes, 1);
+    assert!(
+        errors.is_empty(),
+        "{} errors:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
+}
+
 /// Reads position `which` of deal `seed` (see `positions`) drawn in `theme` at `size`, with
 /// templates calibrated at 1440×900, and checks that pyramid place `place` holds `card` there
 /// (None: empty) and that the whole pyramid is read as it is (see `assert_read_exactly`).

@@ -143,7 +143,9 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-/// Where the agent gets its card templates.
+/// Where the agent gets its card templates. (Made once per game, so the matcher it holds is not
+/// boxed.)
+#[allow(clippy::large_enum_variant)]
 pub enum Cards {
     /// A template set made earlier.
     Templates(Matcher),

@@ -8,7 +8,7 @@ use crate::cards::Deck;
 use crate::games::pyramid::vision::board::Board;
 use crate::games::pyramid::vision::profile::Profile;
 use crate::games::pyramid::vision::{read_frame, read_frame_timed};
-use crate::vision::calibrate::{calibrate, corners, templates_showing_suits, StockSeen};
+use crate::vision::calibrate::{calibrate, cut_corners, templates_showing_suits, StockSeen};
 use crate::vision::groups::group;
 use crate::vision::recognize::{Matcher, Seen};
 use crate::vision::templates::Templates;
@@ -179,7 +179,8 @@ pub fn run_calibrate(args: CalibrateArgs) -> CliResult {
     let templates = match &deck {
         Some(deck) => calibrate(&frames, deck, &profile, &args.name).map_err(Failure::input)?,
         None => {
-            let corners = corners(&frames, &profile, StockSeen::OnStock).map_err(Failure::input)?;
+            let (corners, profile) =
+                cut_corners(&frames, &profile, StockSeen::OnStock).map_err(Failure::input)?;
             let groups = group(&corners);
             let cards = label_in_terminal(
                 &corners,

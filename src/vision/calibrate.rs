@@ -7,7 +7,7 @@
 //! cards over it) are cut too.
 
 use crate::cards::{Card, Deck, Suit};
-use crate::games::pyramid::position::Position;
+use crate::games::pyramid::position::{Position, PYRAMID_SIZE, ROWS};
 use crate::games::pyramid::vision::locate::{locate, Located};
 use crate::games::pyramid::vision::profile::Profile;
 use crate::games::pyramid::vision::read_back;
@@ -24,9 +24,9 @@ const REACH: usize = 4;
 /// How far, once the cards are known, a crop is shifted again to line it up with its rank and suit.
 const REALIGN: usize = 2;
 
-/// A card's corner as lined up, the crop with margins it came from, and where in that it was
-/// taken.
-type LinedUp<'a> = (Card, Vec<f32>, &'a [f32], (usize, usize));
+/// A card's corner as lined up, the crop with margins it came from, where in that it was taken,
+/// and whether it holds no index.
+type LinedUp<'a> = (Card, Vec<f32>, &'a [f32], (usize, usize), bool);
 
 /// The index corner of the card whose located box is `rect`, at template size with `REACH` pixels
 /// of margin on every side, and where the card's edges put its top-left corner.
@@ -79,13 +79,13 @@ fn centred(v: &[f32]) -> Vec<f32> {
 }
 
 /// Where in the margin crop the window lines up best with `reference`, within `reach` pixels of
-/// `around` (across and down).
+/// `around` (across and down), and how well it fits there (correlation).
 fn register(
     crop: &[f32],
     reference: &[f32],
     around: (usize, usize),
     reach: usize,
-) -> (usize, usize) {
+) -> (f32, (usize, usize)) {
     let span = |c: usize| c.saturating_sub(reach)..=(c + reach).min(2 * REACH);
     let mut best = (f32::MIN, around);
     for oy in span(around.1) {
@@ -97,8 +97,48 @@ fn register(
             }
         }
     }
-    best.1
+    best
 }
+
+/// Where each crop lines up best with what the corners share (`reference`), and the median fit
+/// (or the one given, when given). A corner that fits it at under `SHARES_NOTHING` of the median
+/// fit holds no index (a face card that shows only its
+/// picture): moving it would only line up some stroke of the picture with the index, so it stays
+/// where its card's edges put it.
+fn line_up_with(
+    crops: &[Vec<f32>],
+    reference: &[f32],
+    median_fit: Option<f32>,
+) -> (Vec<Placing>, f32) {
+    let reference = centred(reference);
+    let found: Vec<(f32, (usize, usize))> = crops
+        .iter()
+        .map(|crop| register(crop, &reference, (REACH, REACH), REACH))
+        .collect();
+    let median_fit = median_fit.unwrap_or_else(|| {
+        let mut fits: Vec<f32> = found.iter().map(|f| f.0).collect();
+        super::recognize::median(&mut fits)
+    });
+    let at = found
+        .into_iter()
+        .map(|(fit, at)| {
+            let at_the_rim = [at.0, at.1].iter().any(|&c| c == 0 || c == 2 * REACH);
+            if at_the_rim && fit < SHARES_NOTHING * median_fit {
+                ((REACH, REACH), true)
+            } else {
+                (at, false)
+            }
+        })
+        .collect();
+    (at, median_fit)
+}
+
+/// Where a crop is taken in its margins, and whether it holds no index (see `line_up_with`).
+type Placing = ((usize, usize), bool);
+
+/// See `line_up_with`. The corners of a theme with an index fit what they share at 0.5 to 0.9; a
+/// face card's picture with no index, at 0.4 down to below 0.
+const SHARES_NOTHING: f32 = 0.5;
 
 /// The 52 index corners of one deal seen whole, lined up with each other, in the order they were
 /// seen: the 28 pyramid cards top row first, then the 24 stock cards from the top of the stock.
@@ -118,6 +158,9 @@ pub struct Corners {
     /// `waste` as cut, with margins, and where `waste` was taken in them.
     pub waste_margins: Vec<Vec<f32>>,
     pub waste_offsets: Vec<(usize, usize)>,
+    /// Whether each crop of `crops`, and of `waste`, holds no index (see `line_up_with`).
+    pub no_index: Vec<bool>,
+    pub waste_no_index: Vec<bool>,
     /// Where each crop of `crops`, and of `waste`, was cut: the frame, and the card's top-left
     /// corner there as its edges put it.
     pub cut_at: Vec<(usize, (f32, f32))>,
@@ -241,12 +284,12 @@ pub fn corners(
             *r += v;
         }
     }
-    let line_up = |crops: &[Vec<f32>], reference: &[f32]| -> Vec<(usize, usize)> {
-        let reference_n = centred(reference);
-        crops
-            .iter()
-            .map(|crop| register(crop, &reference_n, (REACH, REACH), REACH))
-            .collect()
+    // The waste's corners (stock cards seen again) are judged by the fit of all 52.
+    let mut median_fit = 0.0;
+    let mut line_up = |crops: &[Vec<f32>], reference: &[f32], all: bool| {
+        let (found, median) = line_up_with(crops, reference, (!all).then_some(median_fit));
+        median_fit = median;
+        found.into_iter().unzip::<_, _, Vec<_>, Vec<_>>()
     };
     let windows = |crops: &[Vec<f32>], offsets: &[(usize, usize)]| -> Vec<Vec<f32>> {
         crops
@@ -255,18 +298,18 @@ pub fn corners(
             .map(|(crop, &(ox, oy))| window(crop, ox, oy))
             .collect()
     };
-    let (mut aligned, mut offsets) = (Vec::new(), Vec::new());
+    let (mut aligned, mut offsets, mut no_index) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..2 {
-        offsets = line_up(&crops, &reference);
+        (offsets, no_index) = line_up(&crops, &reference, true);
         aligned = windows(&crops, &offsets);
         reference = vec![0.0; reference.len()];
-        for v in &aligned {
+        for (v, _) in aligned.iter().zip(&no_index).filter(|(_, &none)| !none) {
             for (r, x) in reference.iter_mut().zip(centred(v)) {
                 *r += x;
             }
         }
     }
-    let waste_offsets = line_up(&waste_tops, &reference);
+    let (waste_offsets, waste_no_index) = line_up(&waste_tops, &reference, false);
     Ok(Corners {
         crops: aligned,
         margins: crops,
@@ -275,6 +318,8 @@ pub fn corners(
         waste: windows(&waste_tops, &waste_offsets),
         waste_margins: waste_tops,
         waste_offsets,
+        no_index,
+        waste_no_index,
         cut_at,
         waste_cut_at: waste_at,
         off_place,
@@ -283,6 +328,49 @@ pub fn corners(
         card_w: located.card_w,
     })
 }
+
+/// `corners`, cut with `profile`'s index box ended above what covered cards show there of the
+/// cards over them (`covering_rows`), and the profile as used. A thick outline on the card over a
+/// covered card can reach into the bottom of the box: templates cut from covered cards would show
+/// it and those cut whole would not, and a covered card would fit a covered card's template best
+/// for that alone (swiss-xvii's covered 2d read as 2h, whose template came from a covered card).
+pub fn cut_corners(
+    frames: &[RgbaImage],
+    profile: &Profile,
+    stock: StockSeen,
+) -> Result<(Corners, Profile), String> {
+    let cut = corners(frames, profile, stock)?;
+    let rows = covering_rows(&cut);
+    if rows == 0 {
+        return Ok((cut, profile.clone()));
+    }
+    // One row more, for the corners lined up a pixel or so lower.
+    let mut trimmed = profile.clone();
+    let th = TEMPLATE_H as f32;
+    trimmed.index_box[3] *= (th - rows as f32 - 1.0) / th;
+    Ok((corners(frames, &trimmed, stock)?, trimmed))
+}
+
+/// How many rows at the bottom of the index box show the cards over a covered card: where the
+/// covered pyramid cards' corners (rows 1 to 6) are darker on average than the corners of the
+/// cards seen whole (the bottom row, the stock's) by more than any row of the box above differs
+/// between the two. Cards differ at random; an outline over every covered card does not.
+fn covering_rows(cut: &Corners) -> usize {
+    let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+    let luma =
+        |v: &[f32], y: usize| v[y * tw * 3..(y + 1) * tw * 3].iter().sum::<f32>() / (3 * tw) as f32;
+    let mean =
+        |set: &[Vec<f32>], y: usize| set.iter().map(|v| luma(v, y)).sum::<f32>() / set.len() as f32;
+    let covered = PYRAMID_SIZE - ROWS;
+    let (under, whole) = cut.crops.split_at(covered);
+    let darker: Vec<f32> = (0..th).map(|y| mean(whole, y) - mean(under, y)).collect();
+    let (above, bottom) = darker.split_at(th - COVERING_ROWS);
+    let apart = above.iter().fold(0.0f32, |m, d| m.max(d.abs()));
+    bottom.iter().rev().take_while(|&&d| d > apart).count()
+}
+
+/// The most rows at the bottom of the index box that `covering_rows` may find.
+const COVERING_ROWS: usize = 5;
 
 /// Builds a template set from `frames` (the fresh table, then after each draw) of the deal `deck`.
 /// Refused, naming the cards, when the deck's labels disagree with the pictures (another deal, two
@@ -293,12 +381,12 @@ pub fn calibrate(
     profile: &Profile,
     name: &str,
 ) -> Result<Templates, String> {
-    let cut = corners(frames, profile, StockSeen::OnWaste)?;
+    let (cut, profile) = cut_corners(frames, profile, StockSeen::OnWaste)?;
     let found = label_check::disagreements(&cut, deck.cards());
     if !found.is_empty() {
         return Err(label_check::refusal(&found));
     }
-    templates_showing_suits(frames, &cut, deck.cards(), profile, name)
+    templates_showing_suits(frames, &cut, deck.cards(), &profile, name)
 }
 
 /// Makes a template set from the corners cut from `frames` and the cards they are (`cards[i]` for
@@ -498,18 +586,21 @@ pub fn wide_index_box(index_box: [f32; 4]) -> [f32; 4] {
 /// "1" with its own "0" further off. Twice, the second time against the corners as lined up the
 /// first time. Returns where each corner was taken in its margins in the end.
 fn line_up_by_rank_and_suit(lined_up: &mut [LinedUp]) -> Vec<(usize, usize)> {
-    let mut taken: Vec<(usize, usize)> = lined_up.iter().map(|(.., offset)| *offset).collect();
+    let mut taken: Vec<(usize, usize)> = lined_up.iter().map(|(.., offset, _)| *offset).collect();
     for _ in 0..2 {
         let centred_all: Vec<Vec<f32>> = lined_up.iter().map(|(_, v, ..)| centred(v)).collect();
         let realigned: Vec<(Vec<f32>, (usize, usize))> = lined_up
             .iter()
             .enumerate()
-            .map(|(i, (card, values, margin, offset))| {
+            .map(|(i, (card, values, margin, offset, no_index))| {
+                if *no_index {
+                    return (values.clone(), *offset);
+                }
                 let mean_of = |alike: &dyn Fn(Card) -> bool| {
                     let mut sum = vec![0.0f32; values.len()];
                     let mut n = 0;
-                    for (j, (other, ..)) in lined_up.iter().enumerate() {
-                        if j != i && alike(*other) {
+                    for (j, (other, .., none)) in lined_up.iter().enumerate() {
+                        if j != i && !none && alike(*other) {
                             n += 1;
                             for (s, v) in sum.iter_mut().zip(&centred_all[j]) {
                                 *s += v;
@@ -525,7 +616,7 @@ fn line_up_by_rank_and_suit(lined_up: &mut [LinedUp]) -> Vec<(usize, usize)> {
                 match (rank, suit) {
                     (Some(r), Some(s)) => {
                         let both: Vec<f32> = r.iter().zip(&s).map(|(a, b)| a + b).collect();
-                        let (ox, oy) = register(margin, &centred(&both), *offset, REALIGN);
+                        let (_, (ox, oy)) = register(margin, &centred(&both), *offset, REALIGN);
                         (window(margin, ox, oy), (ox, oy))
                     }
                     _ => (values.clone(), *offset),
@@ -552,21 +643,23 @@ pub fn templates_from(
     let mut lined_up: Vec<LinedUp> = Vec::with_capacity(cards.len());
     let mut off_place = Vec::with_capacity(cards.len());
     for (i, (card, crop)) in cards.iter().zip(&corners.crops).enumerate() {
-        let (values, margin, offset, off) = match corners.on_waste(i, *card) {
+        let (values, margin, offset, off, no_index) = match corners.on_waste(i, *card) {
             Some(k) => (
                 &corners.waste[k],
                 &corners.waste_margins[k],
                 corners.waste_offsets[k],
                 corners.waste_off_place[k],
+                corners.waste_no_index[k],
             ),
             None => (
                 crop,
                 &corners.margins[i],
                 corners.offsets[i],
                 corners.off_place[i],
+                corners.no_index[i],
             ),
         };
-        lined_up.push((*card, values.clone(), margin.as_slice(), offset));
+        lined_up.push((*card, values.clone(), margin.as_slice(), offset, no_index));
         off_place.push(off);
     }
     let taken = line_up_by_rank_and_suit(&mut lined_up);
@@ -591,6 +684,11 @@ pub fn templates_from(
             ];
             (card.to_string(), at)
         })
+        .collect();
+    let no_index: Vec<String> = lined_up
+        .iter()
+        .filter(|(.., none)| *none)
+        .map(|(card, ..)| card.to_string())
         .collect();
     let mut sums: Vec<(Vec<f32>, u32)> =
         vec![(vec![0.0; (TEMPLATE_W * TEMPLATE_H * 3) as usize], 0); 52];
@@ -629,6 +727,7 @@ pub fn templates_from(
             strip: None,
             gap: None,
             placed: Some(placed),
+            no_index: (!no_index.is_empty()).then_some(no_index),
             made: None,
         },
         images,

@@ -56,6 +56,10 @@ pub struct Manifest {
     /// sets made before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placed: Option<BTreeMap<String, [f32; 2]>>,
+    /// The cards whose index corner holds no index, only their picture (see `calibrate`): they
+    /// are left out of what the corners share. Absent in sets made before, or when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_index: Option<Vec<String>>,
     /// When the set was saved (`2026-11-26 09:41:07 UTC`). Absent in sets made before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub made: Option<String>,
@@ -374,6 +378,7 @@ mod tests {
                 aspect: 1.4,
                 card_width: 100.0,
                 index_box: [0.03, 0.02, 0.34, 0.38],
+                no_index: None,
                 cards: Card::all()
                     .map(|c| (c.to_string(), format!("{c}.png")))
                     .collect(),

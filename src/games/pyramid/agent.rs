@@ -18,7 +18,7 @@ use crate::games::pyramid::table::layout::Target;
 use crate::games::pyramid::vision::board::Board;
 use crate::games::pyramid::vision::locate::Located;
 use crate::games::pyramid::vision::reader::Reader;
-use crate::vision::calibrate::{calibrate, corners, templates_showing_suits, StockSeen};
+use crate::vision::calibrate::{calibrate, cut_corners, templates_showing_suits, StockSeen};
 use crate::vision::groups::group;
 use crate::vision::recognize::{Matcher, Seen};
 use crate::vision::templates::Templates;
@@ -823,7 +823,8 @@ fn learn_by_labelling<G: World + ?Sized>(
         frames.push((*agent.hands.frame).clone());
         agent.hands.watch.seen(&agent.hands.frame, &[]);
     }
-    let corners = corners(&frames, &agent.profile, StockSeen::OnStock).map_err(Stop)?;
+    let (corners, profile) =
+        cut_corners(&frames, &agent.profile, StockSeen::OnStock).map_err(Stop)?;
     let groups = group(&corners);
     agent
         .hands
@@ -832,14 +833,9 @@ fn learn_by_labelling<G: World + ?Sized>(
     let cards = agent.hands.watch.label(&corners, groups).map_err(Stop)?;
     let deck = Deck::from_cards(&cards, Vec::new())
         .map_err(|e| Stop(format!("the labels do not make one deck: {e}")))?;
-    let templates = templates_showing_suits(
-        &frames,
-        &corners,
-        deck.cards(),
-        &agent.profile,
-        &set_name(save),
-    )
-    .map_err(Stop)?;
+    let templates =
+        templates_showing_suits(&frames, &corners, deck.cards(), &profile, &set_name(save))
+            .map_err(Stop)?;
     use_templates(agent, templates, save)?;
     Ok((
         deck.cards()[..28].try_into().expect("28 cards"),

@@ -11,9 +11,15 @@ pub(crate) use crate::vision::dots::normalised;
 pub use crate::vision::sampling::sample_grid;
 pub(crate) use crate::vision::sampling::{degrade, soften};
 
-pub(crate) fn mean_of(vectors: &[Vec<f32>]) -> Vec<f32> {
+/// The normalised mean of the templates, leaving out those whose bit (by card index) is set in
+/// `apart` (corners that hold no index: see `Matcher::no_index`).
+pub(crate) fn mean_of(vectors: &[Vec<f32>], apart: u64) -> Vec<f32> {
     let mut mean = vec![0.0f32; vectors[0].len()];
-    for v in vectors {
+    let kept = vectors
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| apart >> k & 1 == 0);
+    for (_, v) in kept {
         for (m, x) in mean.iter_mut().zip(v) {
             *m += x;
         }
@@ -21,9 +27,19 @@ pub(crate) fn mean_of(vectors: &[Vec<f32>]) -> Vec<f32> {
     normalised(&mean).unwrap_or(mean)
 }
 
-/// The mean of the card templates (by card index) of each rank, and of each suit.
-pub(crate) fn rank_and_suit_means(vectors: &[Vec<f32>]) -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
+/// The mean of the card templates (by card index) of each rank, and of each suit, leaving out
+/// those whose bit is set in `apart` (unless that leaves none).
+pub(crate) fn rank_and_suit_means(
+    vectors: &[Vec<f32>],
+    apart: u64,
+) -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
     let mean = |cards: Vec<usize>| {
+        let kept: Vec<usize> = cards
+            .iter()
+            .copied()
+            .filter(|&k| apart >> k & 1 == 0)
+            .collect();
+        let cards = if kept.is_empty() { cards } else { kept };
         let mut out = vec![0.0f32; vectors[0].len()];
         for &k in &cards {
             for (o, v) in out.iter_mut().zip(&vectors[k]) {
@@ -48,18 +64,35 @@ pub(crate) fn rank_and_suit_means(vectors: &[Vec<f32>]) -> (Vec<Vec<f32>>, Vec<V
 /// averaging 13 of them. A theme whose index corner shows no suit gives suits no further apart
 /// than that.
 pub(crate) fn suits_apart(vectors: &[Vec<f32>], suit_means: &[Vec<f32>]) -> Vec<Vec<f32>> {
-    let mut out = vec![vec![f32::INFINITY; 4]; 4];
-    for a in 0..4 {
-        for b in a + 1..4 {
-            let mean: Vec<f32> = suit_means[a]
-                .iter()
-                .zip(&suit_means[b])
-                .map(|(x, y)| x - y)
-                .collect();
+    groups_apart(vectors, suit_means, 13, |suit, rank| suit * 13 + rank)
+}
+
+/// `suits_apart` for ranks, by rank index: how many times what chance gives (the spread of the
+/// differences of their cards of each suit) the difference of two ranks' means is. A theme whose
+/// face cards' corners show only the suit's pip (guyenne-classic's) gives its J, Q and K no
+/// further apart than that.
+pub(crate) fn ranks_apart(vectors: &[Vec<f32>], rank_means: &[Vec<f32>]) -> Vec<Vec<f32>> {
+    groups_apart(vectors, rank_means, 4, |rank, suit| suit * 13 + rank)
+}
+
+/// How far apart the templates show each two groups of cards (suits, or ranks) whose means are
+/// `means`: the squared difference of the means over the spread of the differences of their
+/// `members` cards taken in pairs (`card(group, member)`), shrunk by averaging them.
+fn groups_apart(
+    vectors: &[Vec<f32>],
+    means: &[Vec<f32>],
+    members: usize,
+    card: impl Fn(usize, usize) -> usize,
+) -> Vec<Vec<f32>> {
+    let n = means.len();
+    let mut out = vec![vec![f32::INFINITY; n]; n];
+    for a in 0..n {
+        for b in a + 1..n {
+            let mean: Vec<f32> = means[a].iter().zip(&means[b]).map(|(x, y)| x - y).collect();
             let signal: f32 = mean.iter().map(|d| d * d).sum();
-            let chance: f32 = (0..13)
-                .map(|rank| {
-                    let (x, y) = (&vectors[a * 13 + rank], &vectors[b * 13 + rank]);
+            let chance: f32 = (0..members)
+                .map(|k| {
+                    let (x, y) = (&vectors[card(a, k)], &vectors[card(b, k)]);
                     x.iter()
                         .zip(y)
                         .zip(&mean)
@@ -67,7 +100,7 @@ pub(crate) fn suits_apart(vectors: &[Vec<f32>], suit_means: &[Vec<f32>]) -> Vec<
                         .sum::<f32>()
                 })
                 .sum::<f32>()
-                / (13 * 13) as f32;
+                / (members * members) as f32;
             let apart = if chance > 0.0 {
                 signal / chance
             } else {
@@ -121,6 +154,8 @@ pub struct Matcher {
     /// How far apart the templates show two suits (by suit index): see `suits_apart`. (Ranks are
     /// what an index corner shows first; of suits, some themes show none there.)
     pub(crate) suits_apart: Vec<Vec<f32>>,
+    /// The same for two ranks (by rank index): see `ranks_apart`.
+    pub(crate) ranks_apart: Vec<Vec<f32>>,
     pub index_box: [f32; 4],
     pub aspect: f32,
     /// Card width the templates were made at, and the width they are prepared for now.
@@ -142,6 +177,10 @@ pub struct Matcher {
     /// Where each card's template lies on the card, in template pixels (by card index), when the
     /// set says (see `Manifest::placed`).
     pub(crate) placed: Option<Vec<(f32, f32)>>,
+    /// The cards whose corners hold no index, only a picture, as bits by card index (see
+    /// `Manifest::no_index`; 0 when the set says none): such templates are left out of what the corners share (the
+    /// mean that places a look, and the rank and suit means duels weigh by).
+    pub(crate) no_index: u64,
 }
 
 impl Matcher {
@@ -171,7 +210,19 @@ impl Matcher {
                 .map(|c| placed.get(&c.to_string()).map(|&[x, y]| (x, y)))
                 .collect()
         });
+        if let Some(cards) = &m.no_index {
+            let marked = Card::all().filter(|c| cards.contains(&c.to_string()));
+            matcher.leave_out(marked.fold(0, |m, c| m | 1 << c.index()));
+        }
         matcher
+    }
+
+    /// Marks the templates whose corners hold no index (`no_index`) and leaves them out of what
+    /// the corners share.
+    fn leave_out(&mut self, no_index: u64) {
+        self.no_index = no_index;
+        let vectors = self.templates.iter().map(|t| t.values.clone()).collect();
+        self.set_vectors(vectors);
     }
 
     /// A matcher of templates given as RGB values (by card index), cut at `index_box` from cards
@@ -189,12 +240,13 @@ impl Matcher {
                 normalised(&soften(values, tw, th)).unwrap_or_else(|| vec![0.0; values.len()])
             })
             .collect();
-        let (rank_means, suit_means) = rank_and_suit_means(&vectors);
+        let (rank_means, suit_means) = rank_and_suit_means(&vectors, 0);
         Matcher {
             raw,
             templates: vectors.iter().map(|v| Template::new(v)).collect(),
-            mean: Template::new(&mean_of(&vectors)),
+            mean: Template::new(&mean_of(&vectors, 0)),
             suits_apart: suits_apart(&vectors, &suit_means),
+            ranks_apart: ranks_apart(&vectors, &rank_means),
             rank_means,
             suit_means,
             index_box,
@@ -208,6 +260,7 @@ impl Matcher {
             gap: None,
             pairwise: false,
             placed: None,
+            no_index: 0,
         }
     }
 
@@ -293,6 +346,9 @@ impl Matcher {
             })
             .collect();
         let mut m = Matcher::from_raw(raw, self.index_box, self.aspect, self.calibrated_width);
+        if self.no_index != 0 {
+            m.leave_out(self.no_index);
+        }
         m.prepare(card_w);
         m
     }
@@ -367,11 +423,17 @@ impl Matcher {
                 normalised(&soften(&v, w, h)).unwrap_or_else(|| vec![0.0; v.len()])
             })
             .collect();
-        self.mean = Template::new(&mean_of(&vectors));
-        (self.rank_means, self.suit_means) = rank_and_suit_means(&vectors);
-        self.suits_apart = suits_apart(&vectors, &self.suit_means);
-        self.templates = vectors.iter().map(|v| Template::new(v)).collect();
+        self.set_vectors(vectors);
         self.prepared_width = target;
+    }
+
+    /// Takes `vectors` (normalised, by card index) as the templates, with what they share.
+    fn set_vectors(&mut self, vectors: Vec<Vec<f32>>) {
+        self.mean = Template::new(&mean_of(&vectors, self.no_index));
+        (self.rank_means, self.suit_means) = rank_and_suit_means(&vectors, self.no_index);
+        self.suits_apart = suits_apart(&vectors, &self.suit_means);
+        self.ranks_apart = ranks_apart(&vectors, &self.rank_means);
+        self.templates = vectors.iter().map(|v| Template::new(v)).collect();
         self.duel_pairs = fresh_duel_pairs();
     }
 
@@ -758,8 +820,26 @@ impl Matcher {
         // smaller than at calibration, says less: it is weighed down by the lesser of the two (see
         // `DUEL_PIXELS`, `SUITS_CLEARLY_APART`).
         let pixels = (pair.mask_len as f32 / DUEL_PIXELS).min(1.0).sqrt();
-        let evidence = pixels.min(self.suits_weight(a, b));
+        let evidence = pixels
+            .min(self.suits_weight(a, b))
+            .min(self.ranks_weight(a, b));
         ((db - da) / dab).clamp(-1.0, 1.0) * evidence
+    }
+
+    /// How much a duel between two court cards `a` and `b` of one suit counts for the ranks it is
+    /// between: under 1 for two ranks the templates show barely apart (see `ranks_apart`; the
+    /// threshold is the suits', `SUITS_CLEARLY_APART`), at any size; else 1. Two corners showing
+    /// the same pip and no rank (guyenne-classic's Js, Qs and Ks, 0.96 to 0.99 alike) differ only
+    /// in how they fell on the pixels, which a duel would take for evidence. (Over every rank,
+    /// the ranks' spread over only four suits is wide where a corner shows pips or pictures
+    /// beside the rank: number cards' duels lost weight they needed, gnomangelo's among them.)
+    pub(crate) fn ranks_weight(&self, a: usize, b: usize) -> f32 {
+        let courts = |k: usize| k % 13 >= COURTS;
+        if a / 13 == b / 13 && a % 13 != b % 13 && courts(a) && courts(b) && !self.pairwise {
+            (self.ranks_apart[a % 13][b % 13] / SUITS_CLEARLY_APART).min(1.0)
+        } else {
+            1.0
+        }
     }
 
     /// How much a duel between cards `a` and `b` counts for the suits it is between: under 1 for
@@ -823,6 +903,11 @@ pub(crate) const DUEL_PIXELS: f32 = 150.0;
 /// cards as large as at calibration or larger, the same duels all went the right way, by 0.32 or
 /// more on covered cards (5 deals, every size): there they count in full.
 pub(crate) const SUITS_CLEARLY_APART: f32 = 12.0;
+
+/// The first court card's rank index (the jack's): court cards are the ones whose corners may
+/// show no rank at all, only a pip or their picture (see `Matcher::ranks_weight`); every number
+/// card prints its number.
+const COURTS: usize = 10;
 
 /// How far around the pixels where two templates differ, in template pixels, the duel lines them
 /// up.
