@@ -100,11 +100,12 @@ fn register(
     best
 }
 
-/// Where each crop lines up best with what the corners share (`reference`), and the median fit
-/// (or the one given, when given). A corner that fits it at under `SHARES_NOTHING` of the median
-/// fit holds no index (a face card that shows only its
-/// picture): moving it would only line up some stroke of the picture with the index, so it stays
-/// where its card's edges put it.
+/// Where each crop lines up best with what the corners share (`reference`), whether it holds no
+/// index, and the median fit (or the one given, when given). A corner whose best fit lies at the
+/// rim of the shifts tried (it would fit better further off still) and is under `SHARES_NOTHING`
+/// of the median fit holds no index (a face card that shows only its picture): moving it would
+/// only line up some stroke of the picture with the others' index, so it stays where its card's
+/// edges put it, and `corners` leaves it out of what the corners share.
 fn line_up_with(
     crops: &[Vec<f32>],
     reference: &[f32],
