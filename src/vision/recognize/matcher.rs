@@ -178,8 +178,8 @@ pub struct Matcher {
     /// set says (see `Manifest::placed`).
     pub(crate) placed: Option<Vec<(f32, f32)>>,
     /// The cards whose corners hold no index, only a picture, as bits by card index (see
-    /// `Manifest::no_index`; 0 when the set says none): such templates are left out of what the corners share (the
-    /// mean that places a look, and the rank and suit means duels weigh by).
+    /// `Manifest::no_index`; 0 when the set says none): such templates are left out of what the
+    /// corners share (the mean that places a look, and the rank and suit means duels weigh by).
     pub(crate) no_index: u64,
 }
 
