@@ -97,6 +97,20 @@ fn in_the_msc_look_picture_only_corners_and_thick_outlines_are_read() {
     );
 }
 
+/// Ornamental in MSC's look: a covered card shows its rank and a scroll, its suit glyph lies
+/// under the card over it. Calibration took the scroll for some cards' top edges (a template cut
+/// from a card's pips, and a set the loader then refused as damaged), the reader did too (two
+/// uncovered cards read as empty, so their faces as something where no card belongs), and read
+/// at other sizes, the cards' suits were guessed (9h read as 9d). Now calibration reads its frames
+/// back and refuses the art, saying what its corners lack.
+#[test]
+fn in_the_msc_look_corners_that_hide_the_suit_are_refused_at_calibration() {
+    let mut r = Renderer::with_look(Theme::load("ornamental").unwrap(), Look::Msc);
+    let refused = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED))
+        .expect_err("ornamental's covered corners show no suit in the msc look");
+    assert!(refused.contains("rank but not their suit"), "{refused}");
+}
+
 /// Reads position `which` of deal `seed` (see `positions`) drawn in `theme` at `size`, with
 /// templates calibrated at 1440×900, and checks that pyramid place `place` holds `card` there
 /// (None: empty) and that the whole pyramid is read as it is (see `assert_read_exactly`).

@@ -7,13 +7,15 @@
 //! cards over it) are cut too.
 
 use crate::cards::{Card, Deck, Suit};
-use crate::games::pyramid::position::{Position, PYRAMID_SIZE, ROWS};
-use crate::games::pyramid::vision::locate::{locate, Located};
+use crate::games::pyramid::position::{PYRAMID_SIZE, ROWS};
+use crate::games::pyramid::vision::locate::locate;
 use crate::games::pyramid::vision::profile::Profile;
 use crate::games::pyramid::vision::read_back;
+use crate::table::rect::Rect;
+use crate::vision::card_edges::apart_from_the_others;
 use crate::vision::edges::Edges;
 use crate::vision::label_check;
-use crate::vision::recognize::{sample, snap_corner, snap_pile_corner, window_of, Matcher};
+use crate::vision::recognize::{median, sample, snap_corner, snap_pile_corner, window_of, Matcher};
 use crate::vision::suits::{self, SuitPrototypes};
 use crate::vision::templates::{Manifest, PartManifest, Templates, TEMPLATE_H, TEMPLATE_W};
 use image::{RgbImage, RgbaImage};
@@ -28,27 +30,23 @@ const REALIGN: usize = 2;
 /// and whether it holds no index.
 type LinedUp<'a> = (Card, Vec<f32>, &'a [f32], (usize, usize), bool);
 
-/// The index corner of the card whose located box is `rect`, at template size with `REACH` pixels
-/// of margin on every side, and where the card's edges put its top-left corner.
-fn corner(
-    frame: &RgbaImage,
-    e: &Edges,
-    located: &Located,
-    rect: crate::table::rect::Rect,
-    strip: f32,
-    pile: bool,
-    profile: &Profile,
-) -> (Vec<f32>, (f32, f32)) {
-    let w = located.card_w;
+/// Where the card's edges put the top-left corner of the card whose located box is `rect`.
+fn snapped(e: &Edges, rect: Rect, strip: f32, w: f32, pile: bool) -> (f32, f32) {
     let (x, y, _) = if pile {
         snap_pile_corner(e, rect, strip, w)
     } else {
         snap_corner(e, rect, strip, w)
     };
+    (x, y)
+}
+
+/// The index corner of a card `w` pixels wide whose top-left corner is at `at`, at template size
+/// with `REACH` pixels of margin on every side.
+fn corner(frame: &RgbaImage, w: f32, (x, y): (f32, f32), profile: &Profile) -> Vec<f32> {
     let [bx, by, bw, bh] = profile.index_box;
     let (px, py) = (bw * w / TEMPLATE_W as f32, bh * w / TEMPLATE_H as f32);
     let r = REACH as f32;
-    let values = sample(
+    sample(
         frame,
         x + bx * w - r * px,
         y + by * w - r * py,
@@ -57,8 +55,33 @@ fn corner(
         TEMPLATE_W as usize + 2 * REACH,
         TEMPLATE_H as usize + 2 * REACH,
     )
-    .rgb;
-    (values, (x, y))
+    .rgb
+}
+
+/// For card corners found `at` on their places `places`: each lying apart from the others
+/// (`apart_from_the_others`) is moved to where the others lie, the median of all; how many were
+/// moved. Ornamental's scroll under the rank, in the msc look, was taken for the top edge of 3 of
+/// its cards, 6 and 7 pixels low, and one of their templates was cut from its pips.
+fn with_the_others(at: &mut [(f32, f32)], places: &[Rect], w: f32) -> usize {
+    if at.len() < 3 {
+        return 0;
+    }
+    let off: Vec<(f32, f32)> = at
+        .iter()
+        .zip(places)
+        .map(|(&(x, y), p)| (x - p.x as f32, y - p.y as f32))
+        .collect();
+    let mut xs: Vec<f32> = off.iter().map(|o| o.0).collect();
+    let mut ys: Vec<f32> = off.iter().map(|o| o.1).collect();
+    let others = (median(&mut xs), median(&mut ys));
+    let mut moved = 0;
+    for ((a, &o), p) in at.iter_mut().zip(&off).zip(places) {
+        if apart_from_the_others(o, others, w) {
+            *a = (p.x as f32 + others.0, p.y as f32 + others.1);
+            moved += 1;
+        }
+    }
+    moved
 }
 
 /// The template-sized window of a margin crop at offset (ox, oy).
@@ -222,23 +245,19 @@ pub fn corners(
     let off = |(x, y): (f32, f32), place: crate::table::rect::Rect| {
         (x - place.x as f32, y - place.y as f32)
     };
-    for p in Position::all() {
-        let (crop, at) = corner(
-            &frames[0],
-            &first_edges,
-            &located,
-            located.slots[p.index()],
-            strip,
-            false,
-            profile,
-        );
-        crops.push(crop);
+    let mut pyramid_at: Vec<(f32, f32)> = located
+        .slots
+        .iter()
+        .map(|&slot| snapped(&first_edges, slot, strip, located.card_w, false))
+        .collect();
+    with_the_others(&mut pyramid_at, &located.slots, located.card_w);
+    for (&at, &slot) in pyramid_at.iter().zip(&located.slots) {
+        crops.push(corner(&frames[0], located.card_w, at, profile));
         cut_at.push((0, at));
-        off_place.push(off(at, located.slots[p.index()]));
+        off_place.push(off(at, slot));
     }
-    let (mut stock_tops, mut waste_tops) = (Vec::new(), Vec::new());
-    let (mut stock_at, mut waste_at) = (Vec::new(), Vec::new());
-    let (mut stock_off, mut waste_off) = (Vec::new(), Vec::new());
+    // Where each pile's top card lies, frame by frame: the frame, the pile's place and the corner.
+    let (mut stock_seen, mut waste_seen) = (Vec::new(), Vec::new());
     for (k, frame) in frames.iter().enumerate() {
         if frame.dimensions() != frames[0].dimensions() {
             return Err(format!("frame {k:02} is {}x{}, frame 00 is {}x{}: all frames must come from one window size", frame.width(), frame.height(), frames[0].width(), frames[0].height()));
@@ -250,18 +269,29 @@ pub fn corners(
         // Before the k+1-th click the stock's top card is stock card k+1; after k draws the
         // waste's top card is stock card k.
         if k < 24 && stock == StockSeen::OnStock {
-            let (crop, at) = corner(frame, &e, &here, here.stock, depth, true, profile);
-            stock_tops.push(crop);
-            stock_at.push((k, at));
-            stock_off.push(off(at, here.stock));
+            let at = snapped(&e, here.stock, depth, here.card_w, true);
+            stock_seen.push((k, here.stock, here.card_w, at));
         }
         if k > 0 {
-            let (crop, at) = corner(frame, &e, &here, here.waste, depth, true, profile);
-            waste_tops.push(crop);
-            waste_at.push((k, at));
-            waste_off.push(off(at, here.waste));
+            let at = snapped(&e, here.waste, depth, here.card_w, true);
+            waste_seen.push((k, here.waste, here.card_w, at));
         }
     }
+    // Each pile's corners cut where they lie with the pile's others.
+    let cut_pile = |seen: &[(usize, Rect, f32, (f32, f32))]| {
+        let places: Vec<Rect> = seen.iter().map(|s| s.1).collect();
+        let mut at: Vec<(f32, f32)> = seen.iter().map(|s| s.3).collect();
+        with_the_others(&mut at, &places, located.card_w);
+        let (mut tops, mut cut, mut offs) = (Vec::new(), Vec::new(), Vec::new());
+        for (&(k, place, w, _), &a) in seen.iter().zip(&at) {
+            tops.push(corner(&frames[k], w, a, profile));
+            cut.push((k, a));
+            offs.push(off(a, place));
+        }
+        (tops, cut, offs)
+    };
+    let (stock_tops, stock_at, stock_off) = cut_pile(&stock_seen);
+    let (waste_tops, waste_at, waste_off) = cut_pile(&waste_seen);
     crops.extend(match stock {
         StockSeen::OnStock => stock_tops,
         StockSeen::OnWaste => waste_tops.clone(),
@@ -736,4 +766,33 @@ pub fn templates_from(
         strip_images: None,
         gap_images: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A corner snapped to a line inside its card, well below where the others lie on their
+    /// places, is moved to where they lie; those a pixel or two off stay where their edges put
+    /// them.
+    #[test]
+    fn a_corner_apart_from_the_others_is_cut_where_they_lie() {
+        let places: Vec<Rect> = (0..5).map(|i| Rect::new(100 * i, 50, 139, 190)).collect();
+        let mut at = vec![
+            (-1.0, -1.0),
+            (0.0, -1.0),
+            (-1.0, 7.0),
+            (1.0, 0.0),
+            (-1.0, -1.0),
+        ];
+        for (a, p) in at.iter_mut().zip(&places) {
+            *a = (p.x as f32 + a.0, p.y as f32 + a.1);
+        }
+        let before = at.clone();
+        assert_eq!(with_the_others(&mut at, &places, 139.0), 1);
+        assert_eq!(at[2], (places[2].x as f32 - 1.0, places[2].y as f32 - 1.0));
+        for i in [0, 1, 3, 4] {
+            assert_eq!(at[i], before[i], "corner {i} moved");
+        }
+    }
 }

@@ -327,6 +327,24 @@ pub fn read_board_reusing(
             }
         }
     }
+    // A slot without a card's top edge, whose corner was snapped apart from where the other
+    // cards' corners lie, may have taken a line inside its card for the edge (ornamental's scroll
+    // under the rank, in the msc look: its 4s and 8h, uncovered, read as empty at 1920x1080): it
+    // is looked at again where the others lie, and that look kept if its top edge is stronger.
+    let again: Vec<(usize, (Option<Looked>, Glance))> = (0..PYRAMID_SIZE)
+        .into_par_iter()
+        .filter(|&i| {
+            let (r, g) = (moved_slot(i), &glances[i]);
+            let off = (g.corner.0 - r.x as f32, g.corner.1 - r.y as f32);
+            reuse[i].is_none() && g.edge < TOP_EDGE && apart_from_the_others(off, (0.0, 0.0), w)
+        })
+        .map(|i| (i, look_at_place(moved_slot(i), true, false)))
+        .collect();
+    for (i, (look, glance)) in again {
+        if glance.edge > glances[i].edge {
+            (looks[i], glances[i]) = (look, glance);
+        }
+    }
     // A card (a top edge) whose corner looks like no card may have had a line beside its edge
     // taken for the edge (swiss-xvii's tree trunk on the card behind, 4 pixels left of its Qc's
     // edge at 800x600): it is looked at again from its slot's corner, moved as the other cards'

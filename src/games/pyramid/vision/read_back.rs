@@ -102,11 +102,42 @@ pub fn refusal(misreads: &[Misread]) -> String {
         n if n > 8 => format!(" and {} more", n - 8),
         _ => String::new(),
     };
+    // What the picture lacks: where every misread is of the right rank, the suit.
+    let missing = if misreads.iter().all(|m| m.card.rank == m.read.rank) {
+        "what a corner shows of these cards tells their rank but not their suit: on a covered card \
+the suit glyph can lie under the card over it"
+    } else {
+        "art that prints the rank only away from the card's top-left corner cannot be read yet"
+    };
     format!(
         "this card art's index corners do not tell every card apart: read back at other sizes, \
 the calibration deal's {}{more} were read as other cards. The reader would guess on such cards, \
-so nothing was saved (art that prints the rank only away from the card's top-left corner cannot \
-be read yet)",
+so nothing was saved; {missing}",
         named.join(", ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn misread(card: &str, read: &str) -> Misread {
+        Misread {
+            card: card.parse().unwrap(),
+            read: read.parse().unwrap(),
+            scale: 1.3,
+        }
+    }
+
+    /// The refusal names the cards, and says what the picture lacks: the suit, where every card
+    /// was read as its own rank.
+    #[test]
+    fn a_refusal_names_the_cards_and_what_their_corners_lack() {
+        let suits = refusal(&[misread("8d", "8h"), misread("8h", "8d")]);
+        assert!(suits.contains("8d as 8h (cards 130% as wide)"), "{suits}");
+        assert!(suits.contains("rank but not their suit"), "{suits}");
+        let ranks = refusal(&[misread("8d", "8h"), misread("6s", "9s")]);
+        assert!(ranks.contains("6s as 9s"), "{ranks}");
+        assert!(!ranks.contains("not their suit"), "{ranks}");
+    }
 }
