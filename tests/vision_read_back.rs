@@ -2,8 +2,9 @@
 //! (`games::pyramid::vision::read_back`): KDE's oxygen-white deck, whose top-left corners show
 //! pips and no rank (its rank is printed at the top right only), is refused, naming cards read as
 //! others, where its templates used to read 39–88 places a size wrong; the built-in cards read
-//! back with no card read as another, under both ways of seeing the stock. The KDE decks come
-//! from `scripts/setup` (Debian's kdegames-card-data-kf5).
+//! back with no card read as another, under both ways of seeing the stock. Art whose faces have
+//! no border is refused before that, for the cards' edges it lacks. The KDE decks come from
+//! `scripts/setup` (Debian's kdegames-card-data-kf5).
 
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::vision::accuracy::{
@@ -32,6 +33,22 @@ fn art_whose_corners_do_not_tell_cards_apart_is_refused() {
     };
     assert!(
         err.contains("do not tell every card apart") && err.contains(" as "),
+        "refused for another reason: {err}"
+    );
+    assert!(err.contains("nothing was saved"), "{err}");
+}
+
+/// Faces without a border (the built-in cards with their outline painted over, a held-out
+/// variant): one card's face runs into the next, so the cards lying over others show no top edge,
+/// which is how the reader finds them. Calibration used to keep such a set, and every frame was
+/// then refused ("12 of 15 cards cannot be read"); it now refuses the art, saying what is missing.
+#[test]
+fn art_without_card_borders_is_refused_saying_the_edges_are_missing() {
+    let mut renderer = Renderer::new(Theme::load("builtin+borderless").expect("a variant"));
+    let err = calibrate_rendered(&mut renderer, &Deck::shuffled(CALIBRATION_SEED))
+        .expect_err("borderless faces were accepted");
+    assert!(
+        err.contains("show no edge where one lies over another"),
         "refused for another reason: {err}"
     );
     assert!(err.contains("nothing was saved"), "{err}");
