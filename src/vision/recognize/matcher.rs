@@ -753,7 +753,11 @@ impl Matcher {
         } else {
             (ta, tb)
         };
-        let diffs: Vec<f32> = ma.iter().zip(mb).map(|(x, y)| (x - y).abs()).collect();
+        let diffs: Vec<f32> = if !self.pairwise && a % 13 != b % 13 && a / 13 == b / 13 {
+            self.ranks_differ(a % 13, b % 13)
+        } else {
+            ma.iter().zip(mb).map(|(x, y)| (x - y).abs()).collect()
+        };
         let cut = diffs.iter().cloned().fold(0.0, f32::max) * 0.35;
         let mask: Vec<usize> = (0..ta.len()).filter(|&i| diffs[i] >= cut).collect();
         let dab: f32 = mask.iter().map(|&i| (ta[i] - tb[i]).powi(2)).sum();
@@ -766,6 +770,41 @@ impl Matcher {
             dab,
             region,
         })
+    }
+
+    /// Where two ranks differ in every suit alike: per template value, the least difference of
+    /// the two ranks' templates over the suits when all go the same way, else 0.
+    pub(crate) fn ranks_differ(&self, ra: usize, rb: usize) -> Vec<f32> {
+        let suits: Vec<usize> = (0..4)
+            .filter(|&s| {
+                (self.no_index >> (s * 13 + ra)) & 1 == 0
+                    && (self.no_index >> (s * 13 + rb)) & 1 == 0
+            })
+            .collect();
+        let suits = if suits.is_empty() {
+            (0..4).collect()
+        } else {
+            suits
+        };
+        let n = self.templates[0].values.len();
+        (0..n)
+            .map(|i| {
+                let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+                for &s in &suits {
+                    let d = self.templates[s * 13 + ra].values[i]
+                        - self.templates[s * 13 + rb].values[i];
+                    lo = lo.min(d);
+                    hi = hi.max(d);
+                }
+                if lo > 0.0 {
+                    lo
+                } else if hi < 0.0 {
+                    -hi
+                } else {
+                    0.0
+                }
+            })
+            .collect()
     }
 
     /// How clearly the corner looks like card `a` rather than card `b`, judged only where they

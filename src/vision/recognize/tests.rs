@@ -171,3 +171,49 @@ fn the_rough_correlation_is_close_to_the_exact_one() {
         assert!(scores[..ANCHOR_CANDIDATES].iter().any(|s| s.2 == best));
     }
 }
+
+/// Where two ranks differ is where they differ in every suit: a mark one template picked up from
+/// what lay beside its card (another card's or the felt's colour past its rounded corner) is no
+/// part of it, however strong, while the glyphs' difference is.
+#[test]
+fn ranks_differ_where_every_suit_shows_it() {
+    let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+    let (a, b) = (3, 7);
+    let raw: Vec<Vec<f32>> = (0..52)
+        .map(|k| {
+            let (suit, rank) = (k / 13, k % 13);
+            let mut v = vec![220.0f32; tw * th * 3];
+            let mut paint = |x0: usize, y0: usize, size: usize, value: f32| {
+                for y in y0..y0 + size {
+                    for x in x0..x0 + size {
+                        for c in 0..3 {
+                            v[(y * tw + x) * 3 + c] = value;
+                        }
+                    }
+                }
+            };
+            // Each rank's glyph: a block of its own place along a row.
+            paint(2 + 2 * rank, 12, 3, 30.0);
+            // Rank a in three suits: what lay past its corner, darker than the glyph.
+            if suit < 3 && rank == a {
+                paint(0, 0, 4, 10.0);
+            }
+            v
+        })
+        .collect();
+    let m = Matcher::from_raw(raw, [0.05, 0.04, 0.15, 0.25], 1.4, 100.0);
+    let at = |x: usize, y: usize| (y * tw + x) * 3 + 1;
+    let differ = m.ranks_differ(a, b);
+    let glyph = differ[at(2 + 2 * a + 1, 13)];
+    assert!(glyph > 0.0, "rank a's glyph");
+    assert!(
+        differ[at(1, 1)] < 0.01 * glyph,
+        "the felt past one card's corner: {}",
+        differ[at(1, 1)]
+    );
+    assert!(differ[at(2 + 2 * b + 1, 13)] > 0.0, "rank b's glyph");
+    let pair = m.duel_pair(a, b).expect("the two ranks differ");
+    let weighed = |i: usize| pair.region.iter().any(|r| r.contains(&i));
+    assert!(!weighed(at(0, 0)) && !weighed(at(1, 1)));
+    assert!(weighed(at(2 + 2 * a + 1, 13)) && weighed(at(2 + 2 * b + 1, 13)));
+}
