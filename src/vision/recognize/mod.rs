@@ -224,10 +224,19 @@ pub(crate) fn by_suit_glyph(
         .iter()
         .map(|&a| (a, clearly(a)))
         .max_by(|x, y| x.1.total_cmp(&y.1))?;
-    if margin < SUIT_MARGIN {
+    let card = suit * 13 + rank;
+    // The glyph may settle what the corner leaves open, not overturn what the corner leans to:
+    // where the corner's leader beats the glyph's card by half the margin a read needs, the two
+    // disagree (a glyph drawn small, or under a highlight, can look like another suit's).
+    let leader = candidate_suits[0] * 13 + rank;
+    let corner_against = if card == leader {
+        0.0
+    } else {
+        matcher.duel(look, leader, card)
+    };
+    if margin < SUIT_MARGIN || corner_against >= MIN_MARGIN / 2.0 {
         return None;
     }
-    let card = suit * 13 + rank;
     free[card].then_some((card, score.min(0.5 + margin / 2.0).clamp(0.0, 1.0)))
 }
 
