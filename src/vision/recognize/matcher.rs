@@ -739,24 +739,22 @@ impl Matcher {
     /// templates cannot tell them apart.
     pub(crate) fn duel_pair(&self, a: usize, b: usize) -> Option<DuelPair> {
         let (ta, tb) = (&self.templates[a].values, &self.templates[b].values);
-        // Where they differ: for two cards of one rank, where the suits differ; of one suit,
-        // where the ranks differ.
-        let (ma, mb) = if self.pairwise {
-            (ta, tb)
+        // Where they differ: for two cards of one rank, where the suits' means differ; of one
+        // suit, where the ranks differ in every suit alike (see `ranks_differ`).
+        let apart = |ma: &[f32], mb: &[f32]| -> Vec<f32> {
+            ma.iter().zip(mb).map(|(x, y)| (x - y).abs()).collect()
+        };
+        let diffs = if self.pairwise {
+            apart(ta, tb)
         } else if a % 13 == b % 13 {
             if self.suits_apart[a / 13][b / 13] < MIN_APART {
                 return None;
             }
-            (&self.suit_means[a / 13], &self.suit_means[b / 13])
+            apart(&self.suit_means[a / 13], &self.suit_means[b / 13])
         } else if a / 13 == b / 13 {
-            (&self.rank_means[a % 13], &self.rank_means[b % 13])
-        } else {
-            (ta, tb)
-        };
-        let diffs: Vec<f32> = if !self.pairwise && a % 13 != b % 13 && a / 13 == b / 13 {
             self.ranks_differ(a % 13, b % 13)
         } else {
-            ma.iter().zip(mb).map(|(x, y)| (x - y).abs()).collect()
+            apart(ta, tb)
         };
         let cut = diffs.iter().cloned().fold(0.0, f32::max) * 0.35;
         let mask: Vec<usize> = (0..ta.len()).filter(|&i| diffs[i] >= cut).collect();
@@ -810,9 +808,9 @@ impl Matcher {
     /// How clearly the corner looks like card `a` rather than card `b`, judged only where they
     /// differ: +1 exactly `a`, −1 exactly `b`, 0 when the templates cannot tell.
     ///
-    /// Where they differ is taken from the means of their suits (two cards of one rank) or of their
-    /// ranks (one suit), so that it is the glyph that differs and not how each template's glyph
-    /// fell on the pixels. Each template is lined up on its own over that part and what is around
+    /// Where they differ is taken from the means of their suits (two cards of one rank), or from
+    /// where their ranks differ in every suit alike (one suit), so that it is the glyph that differs
+    /// and not how each template's glyph fell on the pixels, or what lay past its card's corner. Each template is lined up on its own over that part and what is around
     /// it, within half a pixel of where it fits the whole corner best: the suit under a rank can sit
     /// a little off where the rank puts it.
     pub fn duel(&self, look: &Look, a: usize, b: usize) -> f32 {
