@@ -809,10 +809,11 @@ impl Matcher {
     /// differ: +1 exactly `a`, −1 exactly `b`, 0 when the templates cannot tell.
     ///
     /// Where they differ is taken from the means of their suits (two cards of one rank), or from
-    /// where their ranks differ in every suit alike (one suit), so that it is the glyph that differs
-    /// and not how each template's glyph fell on the pixels, or what lay past its card's corner. Each template is lined up on its own over that part and what is around
-    /// it, within half a pixel of where it fits the whole corner best: the suit under a rank can sit
-    /// a little off where the rank puts it.
+    /// where their ranks differ in every suit alike (one suit), so that it is the glyph that
+    /// differs and not how each template's glyph fell on the pixels, or what lay past its card's
+    /// corner. Each template is lined up on its own over that part and what is around it, within
+    /// half a pixel of where it fits the whole corner best: the suit under a rank can sit a little
+    /// off where the rank puts it.
     pub fn duel(&self, look: &Look, a: usize, b: usize) -> f32 {
         let cached = |duels: &Vec<(usize, usize, f32)>| {
             duels.iter().find(|d| (d.0, d.1) == (a, b)).map(|d| d.2)
