@@ -2,9 +2,10 @@
 //! calibration deals, the true deck agrees with every card; two cards exchanged (of one rank and
 //! colour, of one colour, of two colours) are both named; the deck of another deal and the deck
 //! shifted by one card are refused; and `calibrate --frames DIR --deck FILE` with a wrong deck
-//! exits 2 naming the cards and writes nothing. `LABEL_THEMES=all` runs every installed theme
-//! (`LABEL_SIZE=WxH` another window size, `LABEL_SEEDS=A,B` other deals), printing what each
-//! exchange gave.
+//! exits 2 naming the cards and writes nothing; corners that show only the top rows of the suit's
+//! pip are no evidence of a suit. `LABEL_THEMES=all` runs every installed theme (`LABEL_SIZE=WxH`
+//! another window size, `LABEL_SEEDS=A,B` other deals, `LABEL_LOOK=msc` the msc look), printing
+//! what each exchange gave.
 
 mod common;
 
@@ -12,6 +13,7 @@ use common::launch::Launch;
 use solitaire_agent::cards::{Card, Deck};
 use solitaire_agent::games::pyramid::vision::accuracy::calibration_frames_at;
 use solitaire_agent::games::pyramid::vision::profile::Profile;
+use solitaire_agent::table::look::Look;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::calibrate::{corners, Corners, StockSeen};
@@ -35,6 +37,14 @@ fn seeds() -> Vec<u64> {
         .unwrap_or_else(|| vec![3, 8])
 }
 
+/// The table's look (`LABEL_LOOK=msc` for MSC's).
+fn look() -> Look {
+    match std::env::var("LABEL_LOOK").as_deref() {
+        Ok("msc") => Look::Msc,
+        _ => Look::Practice,
+    }
+}
+
 fn size() -> (u32, u32) {
     std::env::var("LABEL_SIZE")
         .ok()
@@ -45,13 +55,19 @@ fn size() -> (u32, u32) {
         .unwrap_or((1440, 900))
 }
 
-/// The corners of deal `seed` drawn in `theme`, as calibration cuts them.
-fn deal_corners(theme: &str, seed: u64) -> (Deck, Corners) {
-    let mut r = Renderer::new(Theme::load(theme).unwrap());
+/// The corners of deal `seed` drawn in `theme` and `look` at `size`, as calibration cuts them.
+fn corners_in(look: Look, size: (u32, u32), theme: &str, seed: u64) -> (Deck, Corners) {
+    let mut r = Renderer::with_look(Theme::load(theme).unwrap(), look);
     let deck = Deck::shuffled(seed);
-    let frames = calibration_frames_at(&mut r, &deck, size(), 1.0).unwrap();
-    let cut = corners(&frames, &Profile::practice_table(), StockSeen::OnWaste).unwrap();
+    let frames = calibration_frames_at(&mut r, &deck, size, 1.0).unwrap();
+    let cut = corners(&frames, &Profile::of_look(look), StockSeen::OnWaste).unwrap();
     (deck, cut)
+}
+
+/// The corners of deal `seed` drawn in `theme`, as calibration cuts them (at `LABEL_SIZE`, in
+/// `LABEL_LOOK`).
+fn deal_corners(theme: &str, seed: u64) -> (Deck, Corners) {
+    corners_in(look(), size(), theme, seed)
 }
 
 /// The corners flagged with these labels.
@@ -213,4 +229,69 @@ fn calibrate_refuses_a_deck_that_does_not_match_the_frames() {
     );
     assert!(taken.join("manifest.json").is_file());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// In the msc look, tango's index corner ends under its tall rank glyph: what it shows of the
+/// suit is the pip's first row or two, which begin a row higher or lower from rank to rank. Those
+/// rows are no evidence of the labels: the true deck is not blamed (it was, "Ts shows the suit of
+/// Tc"), while cards exchanged across ranks or colours and a shifted deck still are. Calibration
+/// refuses the art instead, saying the corners show only the first rows of the suit's pip (the
+/// reader would guess a covered club from a spade); tango in the practice look, and simplistic,
+/// whose msc corners cut its pip short but not off, calibrate.
+#[test]
+fn corners_that_show_only_the_top_of_a_pip_are_refused_for_that_not_for_their_labels() {
+    use solitaire_agent::games::pyramid::vision::accuracy::calibrate_rendered;
+    use solitaire_agent::vision::label_check::suits_cut_off;
+    for seed in [3, 8] {
+        let (deck, cut) = corners_in(Look::Msc, (1440, 900), "tango", seed);
+        let cards = deck.cards().to_vec();
+        let refused: Vec<String> = disagreements(&cut, &cards)
+            .iter()
+            .map(|d| format!("{} {}", d.label, d.why))
+            .collect();
+        assert!(
+            refused.is_empty(),
+            "deal {seed}: the true deck refused: {refused:?}"
+        );
+        let said = suits_cut_off(&cut, &cards).expect("tango's msc corners cut off the suit");
+        assert!(
+            said.contains("at most the first rows of the suit's pip"),
+            "{said}"
+        );
+        for (kind, i, j) in exchanges(&cards) {
+            if kind == "one rank and colour" {
+                continue;
+            }
+            let mut swapped = cards.clone();
+            swapped.swap(i, j);
+            let got = flagged(&cut, &swapped);
+            assert!(
+                got.contains(&i) && got.contains(&j),
+                "deal {seed}: {} and {} exchanged ({kind}): {got:?}",
+                cards[i],
+                cards[j]
+            );
+        }
+        let mut shifted = cards.clone();
+        shifted.rotate_left(1);
+        assert!(
+            !flagged(&cut, &shifted).is_empty(),
+            "deal {seed}: shifted deck taken"
+        );
+    }
+    let deck = Deck::shuffled(1000);
+    let mut msc = Renderer::with_look(Theme::load("tango").unwrap(), Look::Msc);
+    let Err(said) = calibrate_rendered(&mut msc, &deck) else {
+        panic!("tango calibrated in the msc look");
+    };
+    assert!(
+        said.contains("at most the first rows of the suit's pip"),
+        "{said}"
+    );
+    for (theme, look) in [("tango", Look::Practice), ("simplistic", Look::Msc)] {
+        let (deck, cut) = corners_in(look, (1440, 900), theme, 3);
+        assert_eq!(suits_cut_off(&cut, deck.cards()), None, "{theme} {look:?}");
+    }
+    let mut practice = Renderer::with_look(Theme::load("tango").unwrap(), Look::Practice);
+    calibrate_rendered(&mut practice, &deck).expect("tango calibrates in the practice look");
 }

@@ -448,7 +448,9 @@ pub fn calibrate(
 /// `cut.crops[i]`, see `templates_from`). Some themes print the suit beside the rank, outside the
 /// usual index corner: when templates cut there do not tell the suits apart, the corners are cut
 /// again across the card's whole top strip, and those are kept if they do. Refused when the frames,
-/// read back with the templates at other card sizes, show a card read as another (`read_back`).
+/// read back with the templates at other card sizes, show a card read as another (`read_back`),
+/// and, read back right, when the index corners show only the first rows of the suits' pips
+/// (`label_check::suits_cut_off`).
 pub fn templates_showing_suits(
     frames: &[RgbaImage],
     cut: &Corners,
@@ -512,6 +514,10 @@ pub fn templates_showing_suits(
     let misread = read_back::misreads(frames, cards, cut.stock_seen, profile, &templates);
     if !misread.is_empty() {
         return Err(read_back::refusal(&misread));
+    }
+    // Read back right, but on the first rows of a pip the next deal's cards may not be.
+    if let Some(refusal) = label_check::suits_cut_off(cut, cards) {
+        return Err(refusal);
     }
     Ok(templates)
 }

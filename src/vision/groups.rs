@@ -193,12 +193,7 @@ fn partition(sim: &[Vec<f32>], size: usize) -> Vec<Vec<usize>> {
 /// on the card's face are a suit's, or on some cards only).
 pub(crate) fn rank_box(shape: &[Vec<f32>]) -> (usize, usize, usize, usize) {
     let (w, h) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
-    let mut mean = vec![0.0f32; w * h];
-    for v in shape {
-        for (m, k) in mean.iter_mut().zip(v.chunks_exact(3)) {
-            *m += k[0] / shape.len() as f32;
-        }
-    }
+    let mean = mean_ink(shape);
     let top = mean.iter().copied().fold(1e-6f32, f32::max);
     let on: Vec<bool> = mean.iter().map(|m| *m > 0.3 * top).collect();
     // Connected blobs of the mask: (mass, x0, y0, x1, y1).
@@ -266,8 +261,35 @@ pub(crate) fn rank_box(shape: &[Vec<f32>]) -> (usize, usize, usize, usize) {
     )
 }
 
+/// The corners' mean ink, one value a template pixel.
+fn mean_ink(shape: &[Vec<f32>]) -> Vec<f32> {
+    let mut mean = vec![0.0f32; (TEMPLATE_W * TEMPLATE_H) as usize];
+    for v in shape {
+        for (m, k) in mean.iter_mut().zip(v.chunks_exact(3)) {
+            *m += k[0] / shape.len() as f32;
+        }
+    }
+    mean
+}
+
 /// A box in template pixels: x0, y0, x1, y1 (ends excluded).
 pub(crate) type Box4 = (usize, usize, usize, usize);
+
+/// How much ink the corners hold in the pip box below the rank glyph, as a share of the ink in
+/// the rank glyph: a tenth or more where the suit's pip is drawn under the rank, next to
+/// nothing where the corner ends at the rank glyph (the pip lies outside it, or on a covered card
+/// under the card over it) and the pip box holds only the glyph's last rows.
+fn pip_share(shape: &[Vec<f32>], rank: Box4) -> f32 {
+    let w = TEMPLATE_W as usize;
+    let mean = mean_ink(shape);
+    let mass = |(x0, y0, x1, y1): Box4| -> f32 {
+        (y0..y1)
+            .map(|y| mean[y * w + x0..y * w + x1].iter().sum::<f32>())
+            .sum()
+    };
+    let pip = pip_box(rank);
+    mass((pip.0, rank.3.min(pip.3), pip.2, pip.3)) / mass(rank).max(1e-6)
+}
 
 /// Where the suit's pip is: under the rank glyph, about as wide, up to three quarters as high.
 pub(crate) fn pip_box((x0, y0, x1, y1): Box4) -> Box4 {
@@ -498,6 +520,8 @@ pub(crate) struct Features {
     pub colour: Vec<Vec<f32>>,
     /// Where the suit's pip is, under the rank glyph.
     pub pip_box: Box4,
+    /// The ink below the rank glyph in `pip_box`, as a share of the rank glyph's (`pip_share`).
+    pub pip_share: f32,
 }
 
 impl Features {
@@ -521,6 +545,7 @@ impl Features {
             shape_sim: glyph_likeness(&inks, rank_box),
             colour,
             pip_box: pip_box(rank_box),
+            pip_share: pip_share(&shape, rank_box),
         }
     }
 

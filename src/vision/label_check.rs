@@ -12,8 +12,9 @@
 //!   some art draws unlike their rank's others) are not taken for a wrong deck;
 //! - its suit, between the two suits of one colour: for each rank, what tells the two cards of a
 //!   colour apart under the rank glyph (the suit's pip) must agree with what tells them apart in
-//!   the other ranks. Only where the theme shows the suits apart there (most ranks agree
-//!   clearly): a theme with no suit in its index corner gives no evidence either way.
+//!   the other ranks. Only where the theme shows the suits apart there (the corners hold a pip
+//!   under the rank glyph, and most ranks agree clearly): a theme with no suit in its index
+//!   corner, or only the pip's first rows at the corner's foot, gives no evidence either way.
 //!
 //! Every rule compares the deal's own cards with each other, so it holds for any card art.
 
@@ -268,8 +269,73 @@ fn rank_disagreements(features: &Features, cards: &[Card]) -> Vec<(usize, String
     out
 }
 
+/// The least ink below the rank glyph, as a share of the rank glyph's ink, that shows a suit's
+/// pip there. A pip drawn under the rank holds from about a tenth of the glyph's ink (cut short
+/// by the corner's foot) to twice it; a corner that ends at the rank glyph holds only the glyph's
+/// own last row and the top row or two of a pip cut off below (a few hundredths).
+const PIP_INK: f32 = 0.05;
+
+/// How well a typical rank must agree with the others on what tells a colour's two suits apart
+/// for the theme to show them apart under the rank at all.
+const SUITS_SHOWN: f32 = 0.2;
+
 /// The two suits of each colour, in a fixed order.
 const SUIT_PAIRS: [[Suit; 2]; 2] = [[Suit::Clubs, Suit::Spades], [Suit::Diamonds, Suit::Hearts]];
+
+/// How the ranks agree on what tells a colour's two suits apart under the rank glyph.
+struct SuitAgreement {
+    /// The corners of each rank's two cards, the pair's first suit first.
+    rows: Vec<(usize, usize)>,
+    /// How well each rank's difference agrees with the other ranks'.
+    agree: Vec<f32>,
+    /// The median of `agree`: the typical rank's.
+    typical: f32,
+}
+
+/// What tells the two suits of `pair` apart under the rank glyph, rank by rank. None with fewer
+/// than three ranks. A card in `already` (found to be another rank's) leaves its rank out.
+fn suit_agreement(
+    features: &Features,
+    cards: &[Card],
+    pair: [Suit; 2],
+    already: &[usize],
+) -> Option<SuitAgreement> {
+    let find = |c: Card| cards.iter().position(|&x| x == c);
+    // For each rank, the pip of its first-suit card less its second-suit card's.
+    let mut rows = Vec::new();
+    let mut differences = Vec::new();
+    for rank in crate::cards::Rank::all() {
+        let (Some(a), Some(b)) = (
+            find(Card::new(rank, pair[0])),
+            find(Card::new(rank, pair[1])),
+        ) else {
+            continue;
+        };
+        if already.contains(&a) || already.contains(&b) {
+            continue;
+        }
+        rows.push((a, b));
+        differences.push(features.pip_difference(a, b));
+    }
+    if rows.len() < 3 {
+        return None;
+    }
+    let sim = likeness(&differences);
+    let agree: Vec<f32> = (0..rows.len())
+        .map(|i| {
+            let others = (0..rows.len()).filter(|&j| j != i);
+            others.clone().map(|j| sim[i][j]).sum::<f32>() / others.count() as f32
+        })
+        .collect();
+    let mut sorted = agree.clone();
+    sorted.sort_by(|a, b| a.total_cmp(b));
+    let typical = sorted[sorted.len() / 2];
+    Some(SuitAgreement {
+        rows,
+        agree,
+        typical,
+    })
+}
 
 /// Ranks whose two cards of one colour are told apart the other way round from the other ranks.
 fn suit_disagreements(
@@ -277,43 +343,24 @@ fn suit_disagreements(
     cards: &[Card],
     already: &[usize],
 ) -> Vec<(usize, String)> {
-    let find = |c: Card| cards.iter().position(|&x| x == c);
     let mut out = Vec::new();
+    // Only the first rows of a pip cut off below: those rows change with where the pip begins
+    // under each rank as much as with its suit (`suits_cut_off` says so).
+    if features.pip_share < PIP_INK {
+        return out;
+    }
     for pair in SUIT_PAIRS {
-        // For each rank, the pip of its first-suit card less its second-suit card's.
-        let mut rows = Vec::new();
-        let mut differences = Vec::new();
-        for rank in crate::cards::Rank::all() {
-            let (Some(a), Some(b)) = (
-                find(Card::new(rank, pair[0])),
-                find(Card::new(rank, pair[1])),
-            ) else {
-                continue;
-            };
-            // A card already found to be another rank's says nothing of this rank's suits.
-            if already.contains(&a) || already.contains(&b) {
-                continue;
-            }
-            rows.push((a, b));
-            differences.push(features.pip_difference(a, b));
-        }
-        if rows.len() < 3 {
+        let Some(SuitAgreement {
+            rows,
+            agree,
+            typical,
+        }) = suit_agreement(features, cards, pair, already)
+        else {
             continue;
-        }
-        let sim = likeness(&differences);
-        // How much each rank agrees with the others.
-        let agree: Vec<f32> = (0..rows.len())
-            .map(|i| {
-                let others = (0..rows.len()).filter(|&j| j != i);
-                others.clone().map(|j| sim[i][j]).sum::<f32>() / others.count() as f32
-            })
-            .collect();
-        let mut sorted = agree.clone();
-        sorted.sort_by(|a, b| a.total_cmp(b));
-        let typical = sorted[sorted.len() / 2];
+        };
         // The theme shows these two suits apart under the rank (most ranks agree), and this rank
         // says the opposite as clearly as the others agree.
-        if typical <= 0.2 {
+        if typical <= SUITS_SHOWN {
             continue;
         }
         for (i, &(a, b)) in rows.iter().enumerate() {
@@ -327,4 +374,30 @@ fn suit_disagreements(
         }
     }
     out
+}
+
+/// Card art whose index corners end under the rank glyph, showing only the first rows of the
+/// suit's pip, and whose suits of one colour differ only there: the refusal, saying so. Those rows
+/// tell a club from a spade on one rank and not on the next (the pip begins a row higher or
+/// lower), and on a covered card nothing else of the suit shows, so the reader would guess. None
+/// where the corners show a pip under the rank, or show no suit there at all (a theme that prints
+/// it beside the rank, read from the card's top strip), or the ink has four suit colours.
+pub fn suits_cut_off(corners: &Corners, cards: &[Card]) -> Option<String> {
+    let features = Features::of(corners);
+    // Four suit colours tell every suit apart by the ink.
+    if features.pip_share >= PIP_INK || features.classes.len() == 4 {
+        return None;
+    }
+    let shown = SUIT_PAIRS.iter().any(|&pair| {
+        suit_agreement(&features, cards, pair, &[]).is_some_and(|a| a.typical > SUITS_SHOWN)
+    });
+    shown.then(|| {
+        format!(
+            "this card art's index corners end under the rank: below it they show at most the first rows of the suit's pip \
+({:.0} % as much ink as the rank), too little to tell clubs from spades or diamonds from hearts on a \
+covered card, where the rest of the suit lies under the card over it. The reader would guess such \
+cards, so nothing was saved",
+            features.pip_share.max(0.0) * 100.0
+        )
+    })
 }
