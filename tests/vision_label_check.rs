@@ -55,7 +55,8 @@ fn size() -> (u32, u32) {
         .unwrap_or((1440, 900))
 }
 
-/// The corners of deal `seed` drawn in `theme` and `look` at `size`, as calibration cuts them.
+/// The corners of deal `seed` drawn in `theme` and `look` at `size`, cut at the profile's index
+/// box (`calibrate::corners`, without the trimming `cut_corners` adds above a card lying over them).
 fn corners_in(look: Look, size: (u32, u32), theme: &str, seed: u64) -> (Deck, Corners) {
     let mut r = Renderer::with_look(Theme::load(theme).unwrap(), look);
     let deck = Deck::shuffled(seed);
@@ -64,8 +65,8 @@ fn corners_in(look: Look, size: (u32, u32), theme: &str, seed: u64) -> (Deck, Co
     (deck, cut)
 }
 
-/// The corners of deal `seed` drawn in `theme`, as calibration cuts them (at `LABEL_SIZE`, in
-/// `LABEL_LOOK`).
+/// The corners of deal `seed` drawn in `theme` (at `LABEL_SIZE`, in `LABEL_LOOK`), as `corners_in`
+/// cuts them.
 fn deal_corners(theme: &str, seed: u64) -> (Deck, Corners) {
     corners_in(look(), size(), theme, seed)
 }
