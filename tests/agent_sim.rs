@@ -273,23 +273,57 @@ fn interruptions_with_an_ok_are_dismissed_and_the_deal_still_cleared_optimally()
         ..Faults::default()
     };
     let (report, events) = run(1, faults, &matcher());
+    cleared_through_oks(1, &report, &events, &["no-moves", "notice"]);
+}
+
+/// Asserts deal `seed` cleared optimally with no illegal move, each of `kinds` closed by its OK
+/// with no other click while it showed.
+fn cleared_through_oks(
+    seed: u64,
+    report: &solitaire_agent::agent::report::Report,
+    events: &[(u64, Event)],
+    kinds: &[&str],
+) {
     assert_eq!(
         (report.result, report.steps),
-        optimal_end(1, report.steps),
+        optimal_end(seed, report.steps),
         "{}",
         report.reason
     );
-    assert_eq!(report.dialogs, 2);
-    let seen = clicks_while_interrupted(&events);
-    let want = |kind: &str| {
-        (
-            kind.to_string(),
-            vec![format!("{kind}:ok")],
-            Some("ok".to_string()),
-        )
+    assert_eq!(report.dialogs, kinds.len());
+    let want: Vec<_> = kinds
+        .iter()
+        .map(|kind| {
+            (
+                kind.to_string(),
+                vec![format!("{kind}:ok")],
+                Some("ok".to_string()),
+            )
+        })
+        .collect();
+    assert_eq!(clicks_while_interrupted(events), want);
+    assert_eq!(count(events, |e| matches!(e, Event::Illegal { .. })), 0);
+}
+
+/// The msc look in a small window, where MSC's bar keeps its buttons large: the Undo board
+/// dialog (whose OK the agent learns) is as large as they need.
+const MSC_SMALL: Setting = Setting {
+    theme: "builtin",
+    size: (800, 600),
+    scale: 1.0,
+    look: Look::Msc,
+};
+
+#[test]
+fn in_a_small_msc_window_the_games_ok_is_learnt_and_an_interruption_dismissed() {
+    let r = Renderer::with_look(Theme::built_in(), Look::Msc);
+    let matcher = sim_templates(r, MSC_SMALL.size, MSC_SMALL.scale).unwrap();
+    let faults = Faults {
+        interrupts: vec![Planned::parse("30:no-moves").unwrap()],
+        ..Faults::default()
     };
-    assert_eq!(seen, vec![want("no-moves"), want("notice")]);
-    assert_eq!(count(&events, |e| matches!(e, Event::Illegal { .. })), 0);
+    let (report, events) = run_at(&MSC_SMALL, 1, faults, &matcher);
+    cleared_through_oks(1, &report, &events, &["no-moves"]);
 }
 
 #[test]

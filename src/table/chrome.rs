@@ -127,8 +127,14 @@ impl Chrome {
             buttons[2].x = (MSC_NEW_DEAL[0] * wf).round() as i32 - w / 2;
         }
 
-        let dw = (280.0 * ui).round() as i32;
-        let dh = (110.0 * ui).round() as i32;
+        // Wide enough for its title at the toolbar's text size (a small window's MSC bar keeps
+        // the text larger than the dialog's share of the window would).
+        let title_w = paint::text_width(UNDO_BOARD_TITLE, text_px).ceil() as i32 + 2 * pad;
+        let dw = ((280.0 * ui).round() as i32).max(title_w);
+        // Tall enough for the title, the buttons and room between them (MSC's buttons are as
+        // tall as its bar's, a larger share of a small window).
+        let dh = ((110.0 * ui).round() as i32)
+            .max((32.0 * ui + 7.0 * text_px + 1.5 * button_h as f32).round() as i32);
         let bw = (90.0 * ui).round() as i32;
         let (dialog, ok) = match look {
             Look::Practice => {
@@ -404,6 +410,9 @@ pub fn highlight(pm: &mut Pixmap, r: Rect, chrome: &Chrome) {
     }
 }
 
+/// The Undo board dialog's question.
+const UNDO_BOARD_TITLE: &str = "UNDO BOARD? THE DEAL STARTS AGAIN.";
+
 /// The whole window darkened, as behind a dialog.
 fn dim(pm: &mut Pixmap, chrome: &Chrome) {
     paint::fill_rect(
@@ -436,7 +445,7 @@ pub fn draw_dialog(pm: &mut Pixmap, chrome: &Chrome) {
     let d = chrome.dialog;
     panel(pm, d, chrome);
     let px = chrome.text_px;
-    let title = "UNDO BOARD? THE DEAL STARTS AGAIN.";
+    let title = UNDO_BOARD_TITLE;
     let mut tpx = px;
     while paint::text_width(title, tpx) > d.w as f32 * 0.92 && tpx > 1.0 {
         tpx -= 1.0;
