@@ -129,16 +129,26 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
 
     /// Learns what the table looks like without a dialog from the last still picture, just read
     /// right, with the cards in `area` and `card_w` by `card_h`; kept until the window's size
-    /// changes.
+    /// changes. The picture is kept each time as the cards' look that a dialog would hide.
     pub fn learn_table(&mut self, area: Rect, card_w: f32, card_h: f32) {
         if self
             .dialogs
             .as_ref()
-            .is_some_and(|d| d.size == self.frame.dimensions())
+            .is_none_or(|d| d.size != self.frame.dimensions())
         {
-            return;
+            self.dialogs = Some(DialogWatch::new(&self.frame, area, card_w, card_h));
         }
-        self.dialogs = Some(DialogWatch::new(&self.frame, area, card_w, card_h));
+        if let Some(watch) = self.dialogs.as_mut() {
+            watch.read_right(self.frame.clone());
+        }
+    }
+
+    /// Tells the dialog watch which cards stay as they were through the step about to be played
+    /// and which it changes (whole rects; `DialogWatch::expect_cards`).
+    pub fn expect_cards(&mut self, staying: Vec<Rect>, changing: Vec<Rect>) {
+        if let Some(watch) = self.dialogs.as_mut() {
+            watch.expect_cards(staying, changing);
+        }
     }
 
     /// Presses the OK of a dialog the agent opened (Undo board's), first learning from it what

@@ -5,11 +5,14 @@
 //! hue) and which that frame did not show (a bar across the window); its buttons, flat boxes of another colour
 //! inside it; and which of them is an OK, by the picture of the OK the game showed in its Undo
 //! board dialog (learnt when the agent pressed it). Nothing here is tuned to one look: what counts
-//! as the table's colour and what an OK looks like both come from the game's own pictures.
+//! as the table's colour and what an OK looks like both come from the game's own pictures. A panel
+//! in the cards' own face colour (white over white cards) is told from the cards by what it hides:
+//! the ink of cards the game's state says stay as they were in the last frame read right.
 
 use crate::table::rect::Rect;
 use crate::vision::dots::{dot, normalised};
 use image::RgbaImage;
+use std::sync::Arc;
 
 /// Largest difference of a channel from a run's first pixel for the run to count as one flat
 /// colour (the felt's weave and gradient stay within it over a card's width).
@@ -29,6 +32,11 @@ const DARK: i32 = 45;
 const BUTTON_APART: i32 = 24;
 /// Normalised correlation a button must reach with the learnt OK to be taken for an OK.
 const OK_MATCH: f32 = 0.9;
+/// The share of the ink a box covers on cards that stay (as the last frame read right showed it,
+/// apart from the box's colour) that must now be the box's colour for the box to hide it.
+const INK_HIDDEN: f32 = 0.6;
+/// The least ink, in card areas, a box must hide: more than a stray mark, about a rank glyph's.
+const INK_AREA: f32 = 1.0 / 200.0;
 
 /// A dialog seen over the table.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,6 +91,12 @@ pub struct DialogWatch {
     /// wide button on it), with its hue: the same box in that hue, dimmed or not, is no dialog.
     fixtures: Vec<(Rect, [f32; 3])>,
     ok: Option<OkPicture>,
+    /// The last frame read right (`read_right`), to see what a box hides.
+    read: Option<Arc<RgbaImage>>,
+    /// The cards (whole rects) the game's state says stay on the table through the step being
+    /// played, and those it changes (taken off, turned over): `expect_cards`.
+    staying: Vec<Rect>,
+    changing: Vec<Rect>,
 }
 
 /// A run of one flat colour along a row: [x0, x1) and its mean colour.
@@ -246,6 +260,9 @@ impl DialogWatch {
             felt: Vec::new(),
             fixtures: Vec::new(),
             ok: None,
+            read: None,
+            staying: Vec::new(),
+            changing: Vec::new(),
         };
         let runs = watch.wide_runs(frame);
         // The felt shows beside the top cards: runs there reaching the cards' left or right edge.
@@ -255,7 +272,11 @@ impl DialogWatch {
             .filter(|r| r.y < top && (r.x0 <= cards.x + 1 || r.x1 >= cards.right() - 1))
             .map(|r| hue(r.rgb))
             .collect();
-        watch.felt = runs
+        // Where the felt shows: runs in its hue over the whole area looked at, above and below
+        // the cards too (a banner may lie there, over nothing but felt).
+        watch.area = area;
+        let around = watch.wide_runs(frame);
+        watch.felt = around
             .iter()
             .filter(|r| {
                 felt_hues
@@ -274,13 +295,29 @@ impl DialogWatch {
                 watch.background.push(h);
             }
         }
-        watch.area = area;
         watch.fixtures = watch
-            .panels(watch.wide_runs(frame))
+            .panels(around)
             .into_iter()
             .map(|(r, c)| (r, hue(c)))
             .collect();
         watch
+    }
+
+    /// Keeps `frame`, just read right, as the picture of the cards on the table (`expect_cards`).
+    pub fn read_right(&mut self, frame: Arc<RgbaImage>) {
+        if frame.dimensions() == self.size {
+            self.read = Some(frame);
+        }
+    }
+
+    /// Tells the watch, for the step being played since the last frame read right, which cards
+    /// stay where they are and look as they did (their whole rects) and which it changes (takes
+    /// off, turns over): where only staying cards lie, the picture is the one read right unless
+    /// something lies over it, so a box in the faces' own colour that hides their ink is a dialog.
+    /// Games whose cards move about (Klondike's piles) do not tell it.
+    pub fn expect_cards(&mut self, staying: Vec<Rect>, changing: Vec<Rect>) {
+        self.staying = staying;
+        self.changing = changing;
     }
 
     /// Whether the OK's picture has been learnt.
@@ -340,6 +377,7 @@ impl DialogWatch {
                     x1: p.right(),
                     rgb: *c,
                 }) || self.felt_share(*p) >= OVER_FELT
+                    || self.hides_ink(frame, *p, *c)
             })
             .max_by_key(|(p, _)| p.w as i64 * p.h as i64)?;
         let panel = grow(frame, panel, colour);
@@ -397,6 +435,48 @@ impl DialogWatch {
         }
     }
 
+    /// Whether `panel`, in `colour`, hides ink on the cards that stay (`expect_cards`). Of the
+    /// pixels inside it that the last frame read right showed on those cards (out of the cards
+    /// that change), the ink is what stood apart from their most common colour (the faces'):
+    /// ranks, pips, pictures. Cards that stay look as they did, so their ink shows unless
+    /// something lies over it: the panel hides it when most of it is now the panel's colour. A
+    /// dimmed table darkens the ink with the faces, so it hides nothing.
+    fn hides_ink(&self, frame: &RgbaImage, panel: Rect, colour: [i32; 3]) -> bool {
+        let Some(read) = self.read.as_deref() else {
+            return false;
+        };
+        let box_ = clip(panel, self.size);
+        let mut on_cards = Vec::new();
+        for y in box_.y..box_.bottom() {
+            let staying: Vec<&Rect> = self
+                .staying
+                .iter()
+                .filter(|c| y >= c.y && y < c.bottom())
+                .collect();
+            for x in box_.x..box_.right() {
+                if staying.iter().any(|c| x >= c.x && x < c.right())
+                    && !self.changing.iter().any(|c| c.contains(x, y))
+                {
+                    on_cards.push((x, y));
+                }
+            }
+        }
+        let Some(face) = most_common(on_cards.iter().map(|&(x, y)| rgb(read, x, y))) else {
+            return false;
+        };
+        let (mut ink, mut hidden) = (0usize, 0usize);
+        for &(x, y) in &on_cards {
+            if apart(rgb(read, x, y), face) > 3 * FLAT {
+                ink += 1;
+                if apart(rgb(frame, x, y), colour) <= FLAT {
+                    hidden += 1;
+                }
+            }
+        }
+        let least = (INK_AREA * self.card_w * self.card_h).max(4.0);
+        ink as f32 >= least && hidden as f32 >= INK_HIDDEN * ink as f32
+    }
+
     /// Flat boxes inside `panel` of a colour apart from the panel's: its buttons.
     fn buttons(&self, frame: &RgbaImage, panel: Rect, panel_colour: [i32; 3]) -> Vec<Rect> {
         let min_len = ((self.card_w * 0.3) as i32).max(6);
@@ -445,6 +525,20 @@ impl DialogWatch {
         });
         true
     }
+}
+
+/// The mean of the colours in the fullest bin of 16 levels a channel, if any.
+fn most_common(colours: impl Iterator<Item = [i32; 3]>) -> Option<[i32; 3]> {
+    let mut bins: std::collections::HashMap<[i32; 3], (i64, [i64; 3])> = Default::default();
+    for c in colours {
+        let bin = bins.entry(c.map(|v| v >> 4)).or_default();
+        bin.0 += 1;
+        for (sum, v) in bin.1.iter_mut().zip(c) {
+            *sum += v as i64;
+        }
+    }
+    let (n, sum) = bins.into_values().max_by_key(|(n, _)| *n)?;
+    Some(sum.map(|v| (v / n) as i32))
 }
 
 /// Whether most of the smaller of `a` and `b` lies inside the other.
@@ -505,4 +599,103 @@ fn ok_match(frame: &RgbaImage, ok: &OkPicture, b: Rect) -> Option<f32> {
         }
     }
     (best > f32::MIN).then_some(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    const FELT: Rgba<u8> = Rgba([30, 100, 50, 255]);
+    const FACE: Rgba<u8> = Rgba([232, 232, 232, 255]);
+    const PANEL: Rgba<u8> = Rgba([250, 250, 246, 255]);
+    const INK: Rgba<u8> = Rgba([20, 20, 20, 255]);
+    const CW: i32 = 80;
+    const CH: i32 = 110;
+
+    fn fill(f: &mut RgbaImage, r: Rect, c: Rgba<u8>) {
+        for y in r.y..r.bottom() {
+            for x in r.x..r.right() {
+                f.put_pixel(x as u32, y as u32, c);
+            }
+        }
+    }
+
+    /// Four rows of borderless cards in one flat grey-white, each row a card more and half a step
+    /// further left, overlapping the row above and their neighbours (so their faces run together
+    /// wider than a card), each with a rank in its corner and a pip in its middle.
+    fn cards() -> Vec<Rect> {
+        (0..4)
+            .flat_map(|r| {
+                (0..r + 2).map(move |i| Rect::new(300 - 40 * r + 70 * i, 200 + 50 * r, CW, CH))
+            })
+            .collect()
+    }
+
+    fn table(cards: &[Rect]) -> RgbaImage {
+        let mut f = RgbaImage::from_pixel(800, 600, FELT);
+        for c in cards {
+            fill(&mut f, *c, FACE);
+            fill(&mut f, Rect::new(c.x + 5, c.y + 5, 12, 18), INK);
+            fill(&mut f, Rect::new(c.x + 30, c.y + 45, 20, 20), INK);
+        }
+        f
+    }
+
+    /// A panel in nearly the faces' colour, with a button, over the lower rows' middle cards.
+    fn with_panel(mut f: RgbaImage) -> RgbaImage {
+        fill(&mut f, Rect::new(250, 256, 230, 90), PANEL);
+        fill(
+            &mut f,
+            Rect::new(330, 316, 70, 22),
+            Rgba([180, 190, 200, 255]),
+        );
+        f
+    }
+
+    fn watch(first: &RgbaImage) -> DialogWatch {
+        let area = Rect::around(cards());
+        DialogWatch::new(first, area, CW as f32, CH as f32)
+    }
+
+    #[test]
+    fn a_panel_in_the_faces_colour_is_seen_by_the_ink_it_hides_on_cards_that_stay() {
+        let first = table(&cards());
+        let mut w = watch(&first);
+        let shown = with_panel(first.clone());
+        // Without the cards, the panel is more of the faces' colour.
+        assert_eq!(w.find(&shown), None);
+        w.read_right(Arc::new(first.clone()));
+        w.expect_cards(cards(), Vec::new());
+        assert_eq!(w.find(&first), None, "no panel, nothing hidden");
+        let seen = w
+            .find(&shown)
+            .expect("the panel hides the cards' ranks and pips");
+        assert!(seen.panel.contains(365, 300), "{seen:?}");
+        assert_eq!(seen.buttons.len(), 1, "{seen:?}");
+    }
+
+    #[test]
+    fn cards_that_change_and_a_dimmed_table_hide_nothing() {
+        let first = table(&cards());
+        let mut w = watch(&first);
+        w.read_right(Arc::new(first.clone()));
+        // The lower rows, under the panel, are taken off by the step: what shows there is no
+        // evidence.
+        let (changing, staying): (Vec<Rect>, Vec<Rect>) =
+            cards().into_iter().partition(|c| c.y >= 250);
+        w.expect_cards(staying, changing);
+        assert_eq!(w.find(&with_panel(first.clone())), None);
+        // A dimmed table darkens the ink with the faces: the dimmed faces, a box of one colour
+        // where the faces were, hide none of it.
+        w.expect_cards(cards(), Vec::new());
+        let dim = |c: [u8; 4]| c.map(|v| (v as f32 * 0.55) as u8);
+        let mut dimmed = first.clone();
+        for p in dimmed.pixels_mut() {
+            p.0 = dim(p.0);
+        }
+        assert_eq!(w.find(&dimmed), None);
+        let [r, g, b, _] = dim(FACE.0).map(|v| v as i32);
+        assert!(!w.hides_ink(&dimmed, Rect::around(cards()), [r, g, b]));
+    }
 }

@@ -8,7 +8,7 @@ use crate::agent::io::World;
 use crate::agent::report::{Cards, Challenge, DealPlayed, Outcome, Report, Watch};
 use crate::cards::{Card, Deck};
 use crate::games::pyramid::goal::Goal;
-use crate::games::pyramid::position::Position;
+use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
 use crate::games::pyramid::score::{tally_of, Tally};
 use crate::games::pyramid::solver;
 use crate::games::pyramid::state::State;
@@ -126,6 +126,7 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
     /// click by its first change (a highlight does not animate, so the partner is clicked at
     /// once), the last click by the picture staying still (the move has landed).
     fn do_step(&mut self, state: &State, step: Step) -> Result<(), Stop> {
+        self.expect_pyramid(state, step);
         let targets = clicks_for(state, step);
         for (i, &target) in targets.iter().enumerate() {
             if target == Target::None {
@@ -135,6 +136,24 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
             self.hands.click_until(p, i + 1 < targets.len())?;
         }
         Ok(())
+    }
+
+    /// Tells the dialog watch which of the pyramid's cards stay through `step` and which it takes
+    /// off (pyramid cards never move, they only leave).
+    fn expect_pyramid(&mut self, state: &State, step: Step) {
+        let Some(l) = self.reader.as_ref().and_then(|r| r.located()) else {
+            return;
+        };
+        let after = state.after(step).unwrap_or_else(|_| state.clone());
+        let (mut staying, mut leaving) = (Vec::new(), Vec::new());
+        for i in 0..PYRAMID_SIZE {
+            match (state.pyramid[i], after.pyramid[i]) {
+                (Some(_), Some(_)) => staying.push(l.slots[i]),
+                (Some(_), None) => leaving.push(l.slots[i]),
+                _ => {}
+            }
+        }
+        self.hands.expect_cards(staying, leaving);
     }
 
     fn press_button(&mut self, which: &str) -> Result<(), Stop> {

@@ -130,6 +130,17 @@ impl<'g, G: World + ?Sized> Player<'g, G> {
     fn step(&mut self, known: &Known, step: Step) -> Result<(), Stop> {
         let reader = self.reader.as_ref().expect("a reader");
         let l = &reader.located;
+        // For the dialog watch: the face-up cards stay; the one played leaves, and face-down
+        // ones may turn over.
+        let (mut staying, mut changing) = (Vec::new(), Vec::new());
+        for i in 0..TABLEAU {
+            match known.tableau[i] {
+                Some(Some(c)) if step != Step::Play(c) => staying.push(l.slots[i]),
+                Some(_) => changing.push(l.slots[i]),
+                None => {}
+            }
+        }
+        self.hands.expect_cards(staying, changing);
         let point = match step {
             Step::Draw => return self.draw(),
             Step::Play(card) => {
