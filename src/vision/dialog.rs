@@ -32,8 +32,8 @@ const DARK: i32 = 45;
 const BUTTON_APART: i32 = 24;
 /// Normalised correlation a button must reach with the learnt OK to be taken for an OK.
 const OK_MATCH: f32 = 0.9;
-/// The share of the ink a box covers on cards that stay (as the last frame read right showed it,
-/// apart from the box's colour) that must now be the box's colour for the box to hide it.
+/// The share of the ink a box covers on cards that stay (what the last frame read right showed
+/// apart from the faces' colour there) that must now be the box's colour for the box to hide it.
 const INK_HIDDEN: f32 = 0.6;
 /// The least ink, in card areas, a box must hide: more than a stray mark, about a rank glyph's.
 const INK_AREA: f32 = 1.0 / 200.0;
