@@ -241,6 +241,57 @@ fn deals_in_the_msc_look_are_cleared_with_the_msc_profile() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Cards without a border (one face runs into the next, so a card over others shows its top edge
+/// only where felt or ink lies above it): calibrated from the deal on screen as a user's first
+/// game is, then read by their corners where no edge shows. Deal 2 is cleared in the solver's
+/// steps with no illegal move and no click off a target; deal 1 too, through a "no more moves"
+/// and a notice over the cards, each seen and closed by its OK.
+#[test]
+fn borderless_cards_are_calibrated_and_their_deals_cleared() {
+    let settings = [
+        Setting {
+            theme: "builtin+borderless",
+            size: SIZE,
+            scale: 1.0,
+            look: Look::Practice,
+        },
+        Setting {
+            theme: "anglo+borderless",
+            size: SIZE,
+            scale: 1.0,
+            look: Look::Practice,
+        },
+    ];
+    for look in &settings {
+        let r = Renderer::with_look(Theme::load(look.theme).unwrap(), look.look);
+        let matcher = sim_templates(r, look.size, look.scale).unwrap();
+        let interrupted = Faults {
+            interrupts: vec![
+                Planned::parse("30:no-moves").unwrap(),
+                Planned::parse("34:notice").unwrap(),
+            ],
+            ..Faults::default()
+        };
+        let ((report, events), (plain, plain_events)) = rayon::join(
+            || run_at(look, 1, interrupted, &matcher),
+            || run_at(look, 2, Faults::default(), &matcher),
+        );
+        cleared_through_oks(1, &report, &events, &["no-moves", "notice"]);
+        let illegal = count(&plain_events, |e| matches!(e, Event::Illegal { .. }));
+        let stray = count(
+            &plain_events,
+            |e| matches!(e, Event::Click { target, .. } if target == "none"),
+        );
+        assert_eq!(
+            (plain.result, plain.steps, illegal, stray),
+            (Outcome::Cleared, optimal_end(2, plain.steps).1, 0, 0),
+            "{} deal 2: {}",
+            look.theme,
+            plain.reason
+        );
+    }
+}
+
 /// The clicks made while each interruption showed, with the button that closed it (None: it
 /// was still showing at the end).
 fn clicks_while_interrupted(events: &[(u64, Event)]) -> Vec<(String, Vec<String>, Option<String>)> {

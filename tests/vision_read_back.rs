@@ -3,18 +3,19 @@
 //! pips and no rank (its rank is printed at the top right only), is refused, naming cards read as
 //! others, where its templates used to read 39–88 places a size wrong; the built-in cards read
 //! back with no card read as another, under both ways of seeing the stock. Art whose faces have
-//! no border is refused before that, for the cards' edges it lacks. The KDE decks come from
+//! no border is kept as such, and read. The KDE decks come from
 //! `scripts/setup` (Debian's kdegames-card-data-kf5).
 
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::vision::accuracy::{
-    calibrate_rendered, calibration_frames, CALIBRATION_SEED,
+    calibrate_rendered, calibration_frames, measure, CALIBRATION_SEED,
 };
 use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::games::pyramid::vision::read_back::misreads;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::calibrate::{corners, templates_from, StockSeen};
+use solitaire_agent::vision::recognize::Matcher;
 
 const OXYGEN_WHITE: &str = "/usr/share/carddecks/svg-oxygen-white/oxygen-white.svgz";
 
@@ -39,19 +40,35 @@ fn art_whose_corners_do_not_tell_cards_apart_is_refused() {
 }
 
 /// Faces without a border (the built-in cards with their outline painted over, a held-out
-/// variant): one card's face runs into the next, so the cards lying over others show no top edge,
-/// which is how the reader finds them. Calibration used to keep such a set, and every frame was
-/// then refused ("12 of 15 cards cannot be read"); it now refuses the art, saying what is missing.
+/// variant): one card's face runs into the next, so a card lying over others shows its top edge
+/// only where felt or ink lies above it. Calibration used to keep such a set and have every frame
+/// refused ("12 of 15 cards cannot be read"), then refused the art for the edges it lacks; it now
+/// keeps the set as borderless, and the reader finds those cards by their corners where their
+/// edges cannot show. Two deals, three positions each, at the calibration's size and another: no
+/// card read as another, no frame refused, and at most one place in a hundred left unsure (the
+/// pips of the card behind run into a borderless corner: 2 of 360 places).
 #[test]
-fn art_without_card_borders_is_refused_saying_the_edges_are_missing() {
-    let mut renderer = Renderer::new(Theme::load("builtin+borderless").expect("a variant"));
-    let err = calibrate_rendered(&mut renderer, &Deck::shuffled(CALIBRATION_SEED))
-        .expect_err("borderless faces were accepted");
-    assert!(
-        err.contains("show no edge where one lies over another"),
-        "refused for another reason: {err}"
-    );
-    assert!(err.contains("nothing was saved"), "{err}");
+fn art_without_card_borders_is_calibrated_as_borderless_and_read() {
+    let theme = "builtin+borderless";
+    let mut renderer = Renderer::new(Theme::load(theme).expect("a variant"));
+    let templates = calibrate_rendered(&mut renderer, &Deck::shuffled(CALIBRATION_SEED))
+        .expect("borderless faces calibrate");
+    assert!(templates.manifest.borderless, "not seen as borderless");
+    let mut matcher = Matcher::new(&templates);
+    let (mut places, mut unsure, mut mistakes) = (0, 0, Vec::new());
+    for size in [(1440, 900, 1.0), (1024, 768, 1.0)] {
+        let tally = measure(&mut renderer, &mut matcher, size, 0..2);
+        assert_eq!(
+            (tally.wrong, tally.refused),
+            (0, 0),
+            "{theme} at {size:?}:\n{}",
+            tally.mistakes.join("\n")
+        );
+        (places, unsure) = (places + tally.places(), unsure + tally.unsure);
+        mistakes.extend(tally.mistakes);
+    }
+    assert!(places >= 300, "{places} places read");
+    assert!(100 * unsure <= places, "{}", mistakes.join("\n"));
 }
 
 #[test]

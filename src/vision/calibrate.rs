@@ -12,7 +12,9 @@ use crate::games::pyramid::vision::locate::locate;
 use crate::games::pyramid::vision::profile::Profile;
 use crate::games::pyramid::vision::read_back;
 use crate::table::rect::Rect;
-use crate::vision::card_edges::{apart_from_the_others, top_edge_continuity, TOP_EDGE};
+use crate::vision::card_edges::{
+    apart_from_the_others, top_edge_continuity, top_edge_where_it_shows, TOP_EDGE,
+};
 use crate::vision::edges::Edges;
 use crate::vision::label_check;
 use crate::vision::recognize::{median, sample, snap_corner, snap_pile_corner, window_of, Matcher};
@@ -197,6 +199,9 @@ pub struct Corners {
     pub aspect: f32,
     /// Card width in pixels in the frames.
     pub card_w: f32,
+    /// Whether the cards' faces have no border, so that one runs into the next (see
+    /// `cards_show_edges`), and the pyramid's corners were cut at their slots.
+    pub borderless: bool,
 }
 
 impl Corners {
@@ -222,11 +227,23 @@ pub enum StockSeen {
 }
 
 /// Cuts out and lines up the 52 index corners from `frames`: the fresh table, then the table after
-/// each of 24 draws (or clicks on the stock).
+/// each of 24 draws (or clicks on the stock), each pyramid card's where its edges put it.
 pub fn corners(
     frames: &[RgbaImage],
     profile: &Profile,
     stock: StockSeen,
+) -> Result<Corners, String> {
+    corners_of(frames, profile, stock, false)
+}
+
+/// As `corners`; `borderless` cards' pyramid corners are cut at their slots as located, since
+/// their edges show at most over a few columns (see `cards_show_edges`), too few to snap to: a
+/// line in the ink of a card behind would be taken for one.
+fn corners_of(
+    frames: &[RgbaImage],
+    profile: &Profile,
+    stock: StockSeen,
+    borderless: bool,
 ) -> Result<Corners, String> {
     if frames.len() != 25 {
         return Err(format!(
@@ -248,7 +265,10 @@ pub fn corners(
     let mut pyramid_at: Vec<(f32, f32)> = located
         .slots
         .iter()
-        .map(|&slot| snapped(&first_edges, slot, strip, located.card_w, false))
+        .map(|&slot| match borderless {
+            true => (slot.x as f32, slot.y as f32),
+            false => snapped(&first_edges, slot, strip, located.card_w, false),
+        })
         .collect();
     with_the_others(&mut pyramid_at, &located.slots, located.card_w);
     for (&at, &slot) in pyramid_at.iter().zip(&located.slots) {
@@ -329,18 +349,30 @@ pub fn corners(
             .map(|(crop, &(ox, oy))| window(crop, ox, oy))
             .collect()
     };
+    // Borderless corners share no edge to line up by, only glyphs of other widths (a "10" lines
+    // up with a "7" off by a stroke): each is kept where it was cut, at its place.
+    let at_the_cut =
+        |crops: &[Vec<f32>]| (vec![(REACH, REACH); crops.len()], vec![false; crops.len()]);
     let (mut aligned, mut offsets, mut no_index) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..2 {
-        (offsets, no_index) = line_up(&crops, &reference, true);
+    if borderless {
+        (offsets, no_index) = at_the_cut(&crops);
         aligned = windows(&crops, &offsets);
-        reference = vec![0.0; reference.len()];
-        for (v, _) in aligned.iter().zip(&no_index).filter(|(_, &none)| !none) {
-            for (r, x) in reference.iter_mut().zip(centred(v)) {
-                *r += x;
+    } else {
+        for _ in 0..2 {
+            (offsets, no_index) = line_up(&crops, &reference, true);
+            aligned = windows(&crops, &offsets);
+            reference = vec![0.0; reference.len()];
+            for (v, _) in aligned.iter().zip(&no_index).filter(|(_, &none)| !none) {
+                for (r, x) in reference.iter_mut().zip(centred(v)) {
+                    *r += x;
+                }
             }
         }
     }
-    let (waste_offsets, waste_no_index) = line_up(&waste_tops, &reference, false);
+    let (waste_offsets, waste_no_index) = match borderless {
+        true => at_the_cut(&waste_tops),
+        false => line_up(&waste_tops, &reference, false),
+    };
     Ok(Corners {
         crops: aligned,
         margins: crops,
@@ -357,6 +389,7 @@ pub fn corners(
         waste_off_place: waste_off,
         aspect,
         card_w: located.card_w,
+        borderless,
     })
 }
 
@@ -370,8 +403,10 @@ pub fn cut_corners(
     profile: &Profile,
     stock: StockSeen,
 ) -> Result<(Corners, Profile), String> {
-    let cut = corners(frames, profile, stock)?;
-    cards_show_edges(&frames[0], &cut)?;
+    let mut cut = corners(frames, profile, stock)?;
+    if cards_show_edges(&frames[0], &cut)? {
+        cut = corners_of(frames, profile, stock, true)?;
+    }
     let rows = covering_rows(&cut);
     if rows == 0 {
         return Ok((cut, profile.clone()));
@@ -380,29 +415,44 @@ pub fn cut_corners(
     let mut trimmed = profile.clone();
     let th = TEMPLATE_H as f32;
     trimmed.index_box[3] *= (th - rows as f32 - 1.0) / th;
-    Ok((corners(frames, &trimmed, stock)?, trimmed))
+    Ok((
+        corners_of(frames, &trimmed, stock, cut.borderless)?,
+        trimmed,
+    ))
 }
 
-/// Refuses art whose cards show no edge where one lies over another: the reader finds a pyramid
-/// card by its top edge (an empty slot shows the cards behind it), so art without a border cannot
-/// be read. Of the 28 pyramid cards of the calibration frame, every one shows its top edge on
-/// each installed theme, in both looks; faces without a border (the built-in and anglo cards
-/// with their outline painted over, KDE's nicu-white) show it on 2 to 13; so fewer than half is
-/// the line.
-fn cards_show_edges(frame: &RgbaImage, cut: &Corners) -> Result<(), String> {
-    let edged = cut.cut_at[..PYRAMID_SIZE]
+/// Whether the cards are borderless, or refuses art whose cards show no edge where they can. The
+/// reader finds a pyramid card by its top edge (an empty slot shows the cards behind it). Of the
+/// 28 pyramid cards of the calibration frame, every one shows its top edge on each installed
+/// theme, in both looks; faces without a border (the built-in and anglo cards with their outline
+/// painted over, KDE's nicu-white) show it on 2 to 13, where it lies over felt or ink only, and
+/// their face runs into the face of the card behind everywhere else. Such art (fewer than half
+/// the cards) is borderless: its cards' edges are looked for only where they can show
+/// (`top_edge_where_it_shows`), and must show on at least half the cards where they can.
+fn cards_show_edges(frame: &RgbaImage, cut: &Corners) -> Result<bool, String> {
+    let pyramid = &cut.cut_at[..PYRAMID_SIZE];
+    let edged = pyramid
         .iter()
         .filter(|(_, (x, y))| {
             top_edge_continuity(frame, *x as i32, *y as i32, cut.card_w) >= TOP_EDGE
         })
         .count();
     if 2 * edged >= PYRAMID_SIZE {
-        return Ok(());
+        return Ok(false);
+    }
+    let shows: Vec<f32> = pyramid
+        .iter()
+        .filter_map(|(_, (x, y))| top_edge_where_it_shows(frame, *x as i32, *y as i32, cut.card_w))
+        .collect();
+    let edged = shows.iter().filter(|&&e| e >= TOP_EDGE).count();
+    if !shows.is_empty() && 2 * edged >= shows.len() {
+        return Ok(true);
     }
     Err(format!(
-        "these cards show no edge where one lies over another: {edged} of the {PYRAMID_SIZE} \
-pyramid cards show their top edge (card art without a border). The reader finds cards by their \
-edges, so this art cannot be read yet; nothing was saved"
+        "these cards show no edge where one lies over another: {edged} of the {} pyramid cards \
+whose top edge lies over felt or ink show it. The reader finds cards by their edges, so this art \
+cannot be read; nothing was saved",
+        shows.len()
     ))
 }
 
@@ -438,6 +488,16 @@ pub fn calibrate(
 ) -> Result<Templates, String> {
     let (cut, profile) = cut_corners(frames, profile, StockSeen::OnWaste)?;
     let found = label_check::disagreements(&cut, deck.cards());
+    if !found.is_empty() && cut.borderless {
+        // Cut where the layout puts them, not by their edges: the labels may be right and the
+        // table found off where it lies.
+        return Err(format!(
+            "these cards have no border (one card's face runs into the next), so their corners \
+were cut where the table's layout puts them, and some do not match their labels: the table may \
+have been found off where it lies, or the labels are wrong. {}",
+            label_check::refusal(&found)
+        ));
+    }
     if !found.is_empty() {
         return Err(label_check::refusal(&found));
     }
@@ -467,7 +527,7 @@ pub fn templates_showing_suits(
             index_box: wide_index_box(profile.index_box),
             ..profile.clone()
         };
-        let wide_cut = corners(frames, &wide, cut.stock_seen)?;
+        let wide_cut = corners_of(frames, &wide, cut.stock_seen, cut.borderless)?;
         let wide_templates = templates_from(&wide_cut, cards, &wide, name)?;
         if Matcher::new(&wide_templates).shows_suits() {
             wide_templates
@@ -482,7 +542,7 @@ pub fn templates_showing_suits(
             index_box: strip_box(profile.index_box),
             ..profile.clone()
         };
-        let strip_cut = corners(frames, &strip, cut.stock_seen)?;
+        let strip_cut = corners_of(frames, &strip, cut.stock_seen, cut.borderless)?;
         let strip_templates = templates_from(&strip_cut, cards, &strip, name)?;
         templates.manifest.strip = Some(PartManifest {
             index_box: strip.index_box,
@@ -789,6 +849,7 @@ pub fn templates_from(
             gap: None,
             placed: Some(placed),
             no_index: (!no_index.is_empty()).then_some(no_index),
+            borderless: corners.borderless,
             made: None,
         },
         images,

@@ -131,6 +131,34 @@ pub(crate) fn top_edge_continuity(frame: &RgbaImage, x: i32, y: i32, w: f32) -> 
     best as f32 / (x1 - x0).max(1) as f32
 }
 
+/// As `top_edge_continuity`, for faces without a border (a set's `borderless`): a card's top edge
+/// over such a face is one white running into the same white, and shows only where something
+/// else lies above it, the felt beside the cards it covers or their ink. So the columns where the
+/// face runs on across the row unchanged (no change down, the pixel above of the face's colour
+/// too) say nothing and are left out of the share. None when nearly all say nothing (nine tenths
+/// or more): a card there, or none, cannot be told by its edge.
+pub(crate) fn top_edge_where_it_shows(frame: &RgbaImage, x: i32, y: i32, w: f32) -> Option<f32> {
+    let (x0, x1) = (x + (0.1 * w) as i32, x + (0.9 * w) as i32);
+    let n = (x1 - x0).max(1);
+    (y - 2..=y + 1)
+        .filter_map(|yy| {
+            let face = median_colour(frame, x0..x1, yy + 2);
+            let near_face = |p: [u8; 4]| (0..3).all(|c| p[c].abs_diff(face[c]) <= FACE_TOLERANCE);
+            let (mut edges, mut blind) = (0, 0);
+            for xx in x0..x1 {
+                let changes = changes_down(frame, xx, yy) || changes_down(frame, xx, yy + 1);
+                if changes && near_face(pixel_at(frame, xx, yy + 2)) {
+                    edges += 1;
+                } else if !changes && near_face(pixel_at(frame, xx, yy - 2)) {
+                    blind += 1;
+                }
+            }
+            let shown = n - blind;
+            (10 * shown >= n).then(|| edges as f32 / shown as f32)
+        })
+        .reduce(f32::max)
+}
+
 /// Whether the picture changes down column x about row y (from row y − 2 to row y + 1) by more
 /// than 15 levels in any colour channel: a card's top or bottom edge, soft ones too.
 pub(crate) fn changes_down(frame: &RgbaImage, x: i32, y: i32) -> bool {
@@ -371,6 +399,30 @@ mod tests {
         // A card lying over that picture, its plain face below the line, is an edge.
         let face = RgbaImage::from_fn(120, 80, |x, y| if y < 40 { patch(x, y) } else { card });
         assert!(top_edge_continuity(&face, 10, 40, 100.0) > 0.95);
+    }
+
+    /// A borderless card over the white of the cards behind shows its top edge only where felt
+    /// lies above it; the white running on into its face says nothing either way.
+    #[test]
+    fn a_borderless_top_edge_is_looked_for_where_it_can_show() {
+        let (white, felt) = (
+            image::Rgba([250, 250, 250, 255]),
+            image::Rgba([30, 110, 60, 255]),
+        );
+        // Above row 40: white but for felt over columns 50 to 70 (between the cards behind).
+        let above = |x: u32| if (50..70).contains(&x) { felt } else { white };
+        // A card lying at row 40: white below all along.
+        let lying = RgbaImage::from_fn(120, 80, |x, y| if y < 40 { above(x) } else { white });
+        let shown = top_edge_where_it_shows(&lying, 10, 40, 100.0);
+        assert!(shown.is_some_and(|e| e > 0.95), "{shown:?}");
+        assert!(top_edge_continuity(&lying, 10, 40, 100.0) < TOP_EDGE);
+        // No card there: the felt runs on down between the cards behind.
+        let empty = RgbaImage::from_fn(120, 80, |x, _| above(x));
+        let shown = top_edge_where_it_shows(&empty, 10, 40, 100.0);
+        assert!(shown.is_some_and(|e| e < 0.1), "{shown:?}");
+        // White above and below all along: nothing shows, a card or none.
+        let blank = RgbaImage::from_pixel(120, 80, white);
+        assert_eq!(top_edge_where_it_shows(&blank, 10, 40, 100.0), None);
     }
 
     #[test]

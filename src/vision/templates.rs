@@ -60,6 +60,10 @@ pub struct Manifest {
     /// are left out of what the corners share. Absent in sets made before, or when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_index: Option<Vec<String>>,
+    /// Whether the cards' faces have no border, so that a card's top edge shows only where felt
+    /// or ink lies above it (see `calibrate::cards_show_edges`). Absent when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub borderless: bool,
     /// When the set was saved (`2026-11-26 09:41:07 UTC`). Absent in sets made before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub made: Option<String>,
@@ -405,6 +409,7 @@ mod tests {
                         .map(|c| (c.to_string(), [c.index() as f32 / 10.0 - 2.0, -0.5]))
                         .collect(),
                 ),
+                borderless: false,
                 made: None,
             },
             strip_images: Some(

@@ -181,6 +181,8 @@ pub struct Matcher {
     /// `Manifest::no_index`; 0 when the set says none): such templates are left out of what the
     /// corners share (the mean that places a look, and the rank and suit means duels weigh by).
     pub(crate) no_index: u64,
+    /// Whether the cards' faces have no border (see `Manifest::borderless`).
+    pub borderless: bool,
 }
 
 impl Matcher {
@@ -205,6 +207,7 @@ impl Matcher {
         };
         matcher.strip = part(&m.strip, &templates.strip_images);
         matcher.gap = part(&m.gap, &templates.gap_images);
+        matcher.borderless = m.borderless;
         matcher.placed = m.placed.as_ref().and_then(|placed| {
             Card::all()
                 .map(|c| placed.get(&c.to_string()).map(|&[x, y]| (x, y)))
@@ -261,6 +264,7 @@ impl Matcher {
             pairwise: false,
             placed: None,
             no_index: 0,
+            borderless: false,
         }
     }
 

@@ -245,7 +245,9 @@ pub fn read_board_reusing(
         };
         let (sx, sy) = (rect.x as f32, rect.y as f32);
         let (mut x, mut y) = (sx, sy);
-        if snap {
+        // A borderless card's edges show too little to snap to (calibration cut its corner at
+        // the slot too: see `calibrate::corners_of`).
+        if snap && !(matcher.borderless && in_pyramid) {
             (x, y, _) = snap_corner_within(e, rect, depth, w, from);
         }
         let mut band = highlight_band(frame, x, y, w, depth);
@@ -258,15 +260,21 @@ pub fn read_board_reusing(
                 (x, y, band) = (sx, sy, Some(found));
             }
         }
-        let edge = top_edge_continuity(frame, x as i32, y as i32, w);
+        // A borderless card's top edge shows only where felt or ink lies above it: none where
+        // its face runs on into the face of a card behind all along (see `cards_show_edges`).
+        let shown = if matcher.borderless && in_pyramid {
+            top_edge_where_it_shows(frame, x as i32, y as i32, w)
+        } else {
+            Some(top_edge_continuity(frame, x as i32, y as i32, w))
+        };
         let look_at = if in_pyramid {
             Rect::new(rect.x, rect.y, rect.w, strip as i32)
         } else {
             rect
         };
         let felt = felt_share(frame, look_at);
-        let glance = Glance {
-            edge,
+        let mut glance = Glance {
+            edge: shown.unwrap_or(0.0),
             felt,
             corner: (x, y),
         };
@@ -284,8 +292,13 @@ pub fn read_board_reusing(
             matcher.under_band(band, colour, w, (ox - ax, oy - ay))
         });
         let m = banded.as_deref().unwrap_or(matcher);
-        // Thoroughly only where a card's top edge is (see `Matcher::look_closely`).
-        let look = m.look_closely(frame, (x, y), w, !in_pyramid || edge >= TOP_EDGE);
+        // Thoroughly only where a card's top edge is, or cannot show (see `Matcher::look_closely`).
+        let thorough = !in_pyramid || shown.is_none_or(|edge| edge >= TOP_EDGE);
+        let look = m.look_closely(frame, (x, y), w, thorough);
+        // Where the edge cannot show, a corner like a card's stands for it.
+        if shown.is_none() && look.lead() >= MIN_SCORE {
+            glance.edge = 1.0;
+        }
         (Some((look, banded)), glance)
     };
     let (mut looks, mut glances): (Vec<Option<Looked>>, Vec<Glance>) = places
