@@ -114,18 +114,7 @@ pub(crate) const OUTER_LINE: f32 = 0.85;
 pub(crate) fn top_edge_continuity(frame: &RgbaImage, x: i32, y: i32, w: f32) -> f32 {
     let (x0, x1) = (x + (0.1 * w) as i32, x + (0.9 * w) as i32);
     let best = (y - 2..=y + 1)
-        .map(|yy| {
-            let face = median_colour(frame, x0..x1, yy + 2);
-            let on_face = |xx: i32| {
-                let p = pixel_at(frame, xx, yy + 2);
-                (0..3).all(|c| p[c].abs_diff(face[c]) <= FACE_TOLERANCE)
-            };
-            (x0..x1)
-                .filter(|&xx| {
-                    (changes_down(frame, xx, yy) || changes_down(frame, xx, yy + 1)) && on_face(xx)
-                })
-                .count()
-        })
+        .map(|yy| edge_columns(frame, x0..x1, yy).0)
         .max()
         .unwrap_or(0);
     best as f32 / (x1 - x0).max(1) as f32
@@ -139,24 +128,32 @@ pub(crate) fn top_edge_continuity(frame: &RgbaImage, x: i32, y: i32, w: f32) -> 
 /// or more): a card there, or none, cannot be told by its edge.
 pub(crate) fn top_edge_where_it_shows(frame: &RgbaImage, x: i32, y: i32, w: f32) -> Option<f32> {
     let (x0, x1) = (x + (0.1 * w) as i32, x + (0.9 * w) as i32);
-    let n = (x1 - x0).max(1);
+    let n = (x1 - x0).max(1) as usize;
     (y - 2..=y + 1)
         .filter_map(|yy| {
-            let face = median_colour(frame, x0..x1, yy + 2);
-            let near_face = |p: [u8; 4]| (0..3).all(|c| p[c].abs_diff(face[c]) <= FACE_TOLERANCE);
-            let (mut edges, mut blind) = (0, 0);
-            for xx in x0..x1 {
-                let changes = changes_down(frame, xx, yy) || changes_down(frame, xx, yy + 1);
-                if changes && near_face(pixel_at(frame, xx, yy + 2)) {
-                    edges += 1;
-                } else if !changes && near_face(pixel_at(frame, xx, yy - 2)) {
-                    blind += 1;
-                }
-            }
+            let (edges, blind) = edge_columns(frame, x0..x1, yy);
             let shown = n - blind;
             (10 * shown >= n).then(|| edges as f32 / shown as f32)
         })
         .reduce(f32::max)
+}
+
+/// Along row y, over the columns `xs`: how many show a card's top edge (the picture changes down
+/// across the row, and below it is the card's face, the row's median colour two rows below), and
+/// how many show nothing either way (no change, and the face's colour above the row too).
+fn edge_columns(frame: &RgbaImage, xs: std::ops::Range<i32>, y: i32) -> (usize, usize) {
+    let face = median_colour(frame, xs.clone(), y + 2);
+    let on_face = |p: [u8; 4]| (0..3).all(|c| p[c].abs_diff(face[c]) <= FACE_TOLERANCE);
+    let (mut edges, mut blind) = (0, 0);
+    for x in xs {
+        let changes = changes_down(frame, x, y) || changes_down(frame, x, y + 1);
+        if changes && on_face(pixel_at(frame, x, y + 2)) {
+            edges += 1;
+        } else if !changes && on_face(pixel_at(frame, x, y - 2)) {
+            blind += 1;
+        }
+    }
+    (edges, blind)
 }
 
 /// Whether the picture changes down column x about row y (from row y − 2 to row y + 1) by more
