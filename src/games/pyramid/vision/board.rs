@@ -32,6 +32,10 @@ pub struct Board {
     /// Places whose card lies off its place, where the other cards' lie on theirs (numbered as
     /// `unsure`): a card in flight over a pile or a slot, read as the card there.
     pub misplaced: Vec<usize>,
+    /// Where each place's card index lies against the place's corner, in pixels (numbered as
+    /// `unsure`; none where no card was read): kept with a place's read, so that a later read of
+    /// a few places is told from where all the cards lie (see `read_board_reusing`).
+    pub index_at: Vec<Option<(f32, f32)>>,
 }
 
 impl Board {
@@ -193,6 +197,10 @@ pub fn read_board(
     read_board_reusing(frame, e, located, matcher, row_step, &[None; PLACES])
 }
 
+/// A place's read kept from the frame before, its pixels unchanged: what it showed and where its
+/// card's index lay (`Board::index_at`).
+pub type Kept = Option<(Seen, Option<(f32, f32)>)>;
+
 /// Places read on a board: the 28 pyramid slots, the stock, the waste.
 pub const PLACES: usize = PYRAMID_SIZE + 2;
 
@@ -212,15 +220,16 @@ pub fn place_regions(located: &Located, row_step: f32) -> Vec<Rect> {
     out
 }
 
-/// As `read_board`, keeping what `reuse` says for the places that did not change.
+/// As `read_board`, keeping what `kept` says for the places that did not change.
 pub fn read_board_reusing(
     frame: &RgbaImage,
     e: &Edges,
     located: &Located,
     matcher: &Matcher,
     row_step: f32,
-    reuse: &[Option<Seen>; PLACES],
+    kept: &[Kept; PLACES],
 ) -> Board {
+    let reuse: [Option<Seen>; PLACES] = std::array::from_fn(|i| kept[i].map(|(seen, _)| seen));
     let w = located.card_w;
     let strip = row_step * w;
     let mut places: Vec<(Rect, bool)> = located.slots.iter().map(|r| (*r, true)).collect();
@@ -571,8 +580,11 @@ pub fn read_board_reusing(
     // that template lies on its card. The same for every card at rest; not for one in flight
     // over a place (a card drawn from the stock, halfway to the waste, is read as the stock's).
     let template_pixel = matcher.template_pixel(w);
-    let index_at: Vec<Option<(f32, f32)>> = (0..places.len())
+    let mut index_at: Vec<Option<(f32, f32)>> = (0..places.len())
         .map(|i| {
+            if let Some((_, at)) = kept[i] {
+                return at;
+            }
             let (look, _) = looks[i].as_ref()?;
             let card = seen[i].card()?;
             let placed = matcher
@@ -592,7 +604,30 @@ pub fn read_board_reusing(
         OFF_PLACE_UNPLACED
     };
     let rects: Vec<Rect> = places.iter().map(|(r, _)| *r).collect();
-    let misplaced = off_their_places(&index_at, &rects, w, limit);
+    // Told from where all the cards lie, those kept from before among them: a place read again
+    // alone is as off its place as among all.
+    let mut misplaced = off_their_places(&index_at, &rects, w, limit);
+    misplaced.retain(|&i| reuse[i].is_none());
+    // A borderless set's pyramid corners are looked at where the slots lie, not snapped to an
+    // edge: a slot with no card over it (none read, nothing like one) whose "card" lies off its
+    // place is an empty slot over the faces behind it, whose pips looked like an index and showed
+    // like an edge.
+    if matcher.borderless {
+        misplaced.retain(|&i| {
+            let open = Position::all().nth(i).is_some_and(|p| {
+                p.covered_by().is_none_or(|kids| {
+                    kids.iter().all(|q| {
+                        let q = q.index();
+                        seen[q] == Seen::Empty || (!card_like[q] && reuse[q].is_none())
+                    })
+                })
+            });
+            if open {
+                (seen[i], index_at[i]) = (Seen::Empty, None);
+            }
+            !open
+        });
+    }
     let mut pyramid = [Seen::Empty; PYRAMID_SIZE];
     pyramid.copy_from_slice(&seen[..PYRAMID_SIZE]);
     let stock_top = seen[PYRAMID_SIZE];
@@ -603,6 +638,7 @@ pub fn read_board_reusing(
         waste: seen[PYRAMID_SIZE + 1],
         unsure,
         misplaced,
+        index_at,
     }
 }
 
@@ -726,6 +762,7 @@ mod tests {
                 (28, vec![card("Qh"), card("Qd")]),
             ],
             misplaced: Vec::new(),
+            index_at: vec![None; PLACES],
         };
         assert_eq!(
             board.unknowns_with_candidates(),

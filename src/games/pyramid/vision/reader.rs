@@ -3,7 +3,9 @@
 //! few milliseconds.
 
 use crate::cards::Card;
-use crate::games::pyramid::vision::board::{place_regions, read_board_reusing, Board, PLACES};
+use crate::games::pyramid::vision::board::{
+    place_regions, read_board_reusing, Board, Kept, PLACES,
+};
 use crate::games::pyramid::vision::locate::{locate_for, Located, NotATable, Objective};
 use crate::games::pyramid::vision::profile::Profile;
 use crate::table::rect::Rect;
@@ -21,7 +23,8 @@ pub struct Reader {
     /// table is located again for the next frame.
     confirmed: bool,
     size: (u32, u32),
-    last: Option<(Vec<u64>, [Seen; PLACES])>,
+    /// The last read that stood: each place's pixels' signature, and what it showed.
+    last: Option<(Vec<u64>, [Kept; PLACES])>,
 }
 
 fn signature(frame: &RgbaImage, r: Rect) -> u64 {
@@ -62,8 +65,8 @@ impl Reader {
     /// otherwise (the full deck): later reads report it while the place's pixels stay the same.
     pub fn settle(&mut self, place: usize, card: Card) {
         if let Some((sigs, seen)) = &mut self.last {
-            if matches!(seen[place], Seen::Unknown(_)) {
-                seen[place] = Seen::Card(card, MIN_SCORE);
+            if let Some((seen @ Seen::Unknown(_), _)) = &mut seen[place] {
+                *seen = Seen::Card(card, MIN_SCORE);
                 sigs[place] = !sigs[place]; // unknowns were stored inverted, to be read again
             }
         }
@@ -140,17 +143,17 @@ impl Reader {
         let located = self.located.as_ref().expect("located");
         let regions = place_regions(located, self.profile.row_step);
         let sigs: Vec<u64> = regions.iter().map(|r| signature(frame, *r)).collect();
-        let mut reuse = [None; PLACES];
-        if let Some((old, seen)) = &self.last {
+        let mut reuse: [Kept; PLACES] = [None; PLACES];
+        if let Some((old, kept)) = &self.last {
             for i in 0..PLACES {
                 if old[i] == sigs[i] {
-                    reuse[i] = Some(seen[i]);
+                    reuse[i] = kept[i];
                 }
             }
         }
         let board = if reuse.iter().all(|r| r.is_some()) {
-            let (_, seen) = self.last.as_ref().expect("last");
-            board_of(seen)
+            let (_, kept) = self.last.as_ref().expect("last");
+            board_of(kept)
         } else {
             let own;
             let e = match edges {
@@ -179,28 +182,26 @@ impl Reader {
             return Err(crate::games::pyramid::vision::unreadable(&board));
         }
         crate::games::pyramid::vision::in_place(frame, located, &board)?;
-        let mut seen = [Seen::Empty; PLACES];
-        seen[..28].copy_from_slice(&board.pyramid);
-        seen[28] = board.stock_top;
-        seen[29] = board.waste;
+        let kept: [Kept; PLACES] = std::array::from_fn(|i| Some((board.at(i), board.index_at[i])));
         // Unknowns are read again next time.
         let sigs: Vec<u64> = sigs
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                if matches!(seen[i], Seen::Unknown(_)) {
+                if matches!(board.at(i), Seen::Unknown(_)) {
                     !s
                 } else {
                     *s
                 }
             })
             .collect();
-        self.last = Some((sigs, seen));
+        self.last = Some((sigs, kept));
         Ok(board)
     }
 }
 
-fn board_of(seen: &[Seen; PLACES]) -> Board {
+fn board_of(kept: &[Kept; PLACES]) -> Board {
+    let seen: [Seen; PLACES] = std::array::from_fn(|i| kept[i].map_or(Seen::Empty, |(s, _)| s));
     let mut pyramid = [Seen::Empty; 28];
     pyramid.copy_from_slice(&seen[..28]);
     Board {
@@ -210,6 +211,7 @@ fn board_of(seen: &[Seen; PLACES]) -> Board {
         waste: seen[29],
         unsure: Vec::new(),
         misplaced: Vec::new(),
+        index_at: kept.iter().map(|k| k.and_then(|(_, at)| at)).collect(),
     }
 }
 
