@@ -283,8 +283,16 @@ fn corners_of(
             return Err(format!("frame {k:02} is {}x{}, frame 00 is {}x{}: all frames must come from one window size", frame.width(), frame.height(), frames[0].width(), frames[0].height()));
         }
         let e = Edges::new(frame);
-        let here = locate(frame, &e, profile, Some(aspect))
+        let found = locate(frame, &e, profile, Some(aspect))
             .map_err(|err| format!("frame {k:02}: {err}"))?;
+        // The table does not move between the frames: a fit whose piles lie apart from where
+        // frame 00's do was found off where the table lies (a centre a few pixels off that lines
+        // inside the cards scored better), and frame 00's is taken instead.
+        let pile_off = |a: Rect, b: Rect| ((a.x - b.x) as f32, (a.y - b.y) as f32);
+        let agrees = [(found.stock, located.stock), (found.waste, located.waste)]
+            .iter()
+            .all(|&(a, b)| !apart_from_the_others(pile_off(a, b), (0.0, 0.0), located.card_w));
+        let here = if agrees { &found } else { &located };
         let depth = 0.9 * here.card_h;
         // Before the k+1-th click the stock's top card is stock card k+1; after k draws the
         // waste's top card is stock card k.
