@@ -463,6 +463,9 @@ fn apex_candidates(felt: &FeltMap, w_min: f32, w_max: f32) -> Vec<Fit> {
 
 /// The best layout on a (possibly shrunk) frame: candidate row spacings and tops from the rows' top
 /// edges, the centre from the strips' side edges, then the choice by edges, piles and felt.
+/// How many centres the coarse search keeps for each row spacing and top (see `coarse_fit`).
+const CENTRES_PER_TOP: usize = 3;
+
 fn coarse_fit(
     frame: &RgbaImage,
     e: &Edges,
@@ -613,21 +616,33 @@ fn coarse_fit(
                     }
                 }
             }
-            let mut best_cx = (f32::MIN, 0.0);
+            // The best few centres, apart from one another: borderless cards show their sides
+            // only at each row's ends, so lines inside the cards can add up to more a few pixels
+            // off the right centre, which the full score then tells apart.
+            let mut best: Vec<(u32, i32)> = Vec::with_capacity(CENTRES_PER_TOP + 1);
+            let apart = (0.05 * w).max(2.0) as i32;
             for (&total, cx) in totals.iter().zip(lo..hi) {
-                let v = total as f32;
-                if v > best_cx.0 {
-                    best_cx = (v, cx as f32);
+                match best.iter().position(|b| (cx - b.1).abs() <= apart) {
+                    Some(j) if total > best[j].0 => best[j] = (total, cx),
+                    Some(_) => continue,
+                    None => best.push((total, cx)),
                 }
+                best.sort_by_key(|b| std::cmp::Reverse(b.0));
+                best.truncate(CENTRES_PER_TOP);
             }
-            let fit = Fit {
-                cx: best_cx.1,
-                top,
-                w,
-                u: w,
-            };
-            (fit, edges_of(fit))
+            best.into_iter()
+                .map(|(_, cx)| {
+                    let fit = Fit {
+                        cx: cx as f32,
+                        top,
+                        w,
+                        u: w,
+                    };
+                    (fit, edges_of(fit))
+                })
+                .collect::<Vec<_>>()
         })
+        .flatten()
         .collect();
     // For `Corners`, also the topmost card on the felt as the apex: with one or two cards left,
     // the rows' tops are the toolbar's and the piles' edges, not theirs.
