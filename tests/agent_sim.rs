@@ -252,8 +252,10 @@ fn deals_in_the_msc_look_are_cleared_with_the_msc_profile() {
 /// only where felt or ink lies above it): calibrated from the deal on screen as a user's first
 /// game is, then read by their corners where no edge shows. A second deal is cleared in the
 /// solver's steps with no illegal move and no click off a target (anglo+borderless's deal 6
-/// empties slots over the pips of the faces behind, which once read as a card there); deal 1 too,
-/// through a "no more moves" and a notice over the cards, each seen and closed by its OK.
+/// empties slots over the pips of the faces behind, which once read as a card there; in the msc
+/// look its deal 2's first read, from the whole table's fit, left 14 cards unsure, and is now read
+/// by the cards' corners); deal 1 too, through a "no more moves" and a notice over the cards, each
+/// seen and closed by its OK.
 #[test]
 fn borderless_cards_are_calibrated_and_their_deals_cleared() {
     let settings = [
@@ -274,6 +276,15 @@ fn borderless_cards_are_calibrated_and_their_deals_cleared() {
                 look: Look::Practice,
             },
             6,
+        ),
+        (
+            Setting {
+                theme: "anglo+borderless",
+                size: SIZE,
+                scale: 1.0,
+                look: Look::Msc,
+            },
+            2,
         ),
     ];
     for (look, plain_deal) in &settings {

@@ -118,6 +118,16 @@ impl Board {
     pub fn shown(&self) -> usize {
         self.seen().filter(|s| *s != Seen::Empty).count()
     }
+
+    /// Whether `other` reads every card this board reads, at the same place: a second look at a
+    /// frame may read more of it, never other cards.
+    pub fn agrees_with(&self, other: &Board) -> bool {
+        (0..PLACES).all(|i| {
+            self.at(i)
+                .card()
+                .is_none_or(|c| other.at(i).card() == Some(c))
+        })
+    }
 }
 
 /// A place's name (numbered as in `PLACES`): `pyramid:12`, `stock`, `waste`.

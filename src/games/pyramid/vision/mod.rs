@@ -18,7 +18,7 @@ use crate::vision::edges;
 use crate::vision::recognize::Matcher;
 use board::{read_board, Board};
 use image::RgbaImage;
-use locate::{first_fit, locate_for, locate_from, Located, NotATable, Objective};
+use locate::{first_fit, locate_for, locate_from, locate_near, Located, NotATable, Objective};
 use profile::Profile;
 
 /// Reads a frame: checks that it is a table, locates it and reads every card. Refuses frames with the
@@ -34,12 +34,13 @@ pub fn read_frame(
 
 /// `read_frame`, with how long finding the table took (edges, dialog check, locate), in ms.
 ///
-/// A frame refused as located for the whole table gets a second look, located by the corners of
-/// the cards there are (`Objective::Corners`): a pyramid with few cards left can be located wrong
-/// the first way. The second read stands only if it passes every check and reads every card (no
+/// A frame refused as located for the whole table, or read with cards unsure, gets a second look,
+/// located by the corners of the cards there are (`Objective::Corners`, then the fits near its
+/// best, `locate_near`): a pyramid with few cards left, or borderless cards, can be located wrong
+/// the first way. The second read stands only if it passes every check, reads every card (no
 /// place unsure: a window over part of the pyramid, refused the first time for showing where no
-/// card belongs, was read the second time with six places unsure under it); if it does not, the
-/// first refusal is what is reported.
+/// card belongs, was read the second time with six places unsure under it) and reads every card
+/// the first read did the same; if it does not, the first read or refusal is what is reported.
 pub fn read_frame_timed(
     frame: &RgbaImage,
     profile: &Profile,
@@ -60,18 +61,33 @@ pub fn read_frame_timed(
     }
     let located = locate_from(frame, &e, profile, aspect, first);
     let mut locate_ms = start.elapsed().as_secs_f64() * 1000.0;
-    let refused = match located.and_then(|l| read_located(frame, &e, profile, l, matcher)) {
-        Ok(read) => return (Ok(read), locate_ms),
-        Err(refused) => refused,
+    // A read that leaves cards unread is kept while the corners are tried.
+    let (first, refused) = match located.and_then(|l| read_located(frame, &e, profile, l, matcher))
+    {
+        Ok(read) if read.0.unknowns().is_empty() => return (Ok(read), locate_ms),
+        Ok(read) => (Some(read), None),
+        Err(refused) => (None, Some(refused)),
     };
     let again = std::time::Instant::now();
-    let located = locate_for(frame, &e, profile, aspect, Objective::Corners);
+    let read_corners = |l: Located, matcher: &mut Matcher| {
+        read_located(frame, &e, profile, l, matcher)
+            .ok()
+            .filter(|(board, _)| stands(Objective::Corners, board))
+            .filter(|(board, _)| first.as_ref().is_none_or(|(f, _)| f.agrees_with(board)))
+    };
+    // By the corners; then, if that fails, by the other fits near their best (`locate_near`).
+    let best = locate_for(frame, &e, profile, aspect, Objective::Corners);
     locate_ms += again.elapsed().as_secs_f64() * 1000.0;
-    let read = located
-        .and_then(|l| read_located(frame, &e, profile, l, matcher))
-        .ok()
-        .filter(|(board, _)| stands(Objective::Corners, board))
-        .ok_or(refused);
+    if let Some(read) = best.ok().and_then(|l| read_corners(l, matcher)) {
+        return (Ok(read), locate_ms);
+    }
+    let again = std::time::Instant::now();
+    let near = locate_near(frame, &e, profile, aspect);
+    locate_ms += again.elapsed().as_secs_f64() * 1000.0;
+    let read = match near.into_iter().find_map(|l| read_corners(l, matcher)) {
+        Some(read) => Ok(read),
+        None => first.ok_or_else(|| refused.expect("a refusal")),
+    };
     (read, locate_ms)
 }
 

@@ -6,7 +6,9 @@ use crate::cards::Card;
 use crate::games::pyramid::vision::board::{
     place_regions, read_board_reusing, Board, Kept, PLACES,
 };
-use crate::games::pyramid::vision::locate::{locate_for, Located, NotATable, Objective};
+use crate::games::pyramid::vision::locate::{
+    locate_for, locate_near, Located, NotATable, Objective,
+};
 use crate::games::pyramid::vision::profile::Profile;
 use crate::table::rect::Rect;
 use crate::vision::buttons::Controls;
@@ -80,8 +82,8 @@ impl Reader {
     /// Reads a frame; refuses frames that are not a readable board.
     ///
     /// The table is located on the first frame (and after the window changed, or a first read that
-    /// was refused), for the whole table and, if that read is refused, by the corners of the cards
-    /// there are (a pyramid with few cards left), whose read stands only with every card read, as
+    /// was refused), for the whole table and, if that read is refused or leaves cards unread, by
+    /// the corners of the cards there are (a pyramid with few cards left, borderless cards), as
     /// `read_frame` does.
     pub fn read(&mut self, frame: &RgbaImage) -> Result<Board, NotATable> {
         let size = frame.dimensions();
@@ -93,42 +95,68 @@ impl Reader {
             return self.read_located(frame, None);
         }
         let e = Edges::new(frame);
+        let aspect = Some(self.matcher.aspect);
+        let profile = self.profile.clone();
         let mut refused: Option<NotATable> = None;
-        for objective in [Objective::Table, Objective::Corners] {
-            match locate_for(
-                frame,
-                &e,
-                &self.profile,
-                Some(self.matcher.aspect),
-                objective,
-            ) {
-                Ok(located) => {
-                    self.matcher.prepare(located.card_w);
-                    self.located = Some(located);
-                    self.last = None;
-                    match self.read_located(frame, Some(&e)) {
-                        Ok(board) if crate::games::pyramid::vision::stands(objective, &board) => {
-                            self.confirmed = true;
-                            return Ok(board);
-                        }
-                        Ok(board) => {
-                            refused =
-                                refused.or(Some(crate::games::pyramid::vision::unreadable(&board)))
-                        }
-                        Err(err) => refused = refused.or(Some(err)),
+        // A read from the whole table's fit that leaves cards unread is kept while the corners
+        // are tried.
+        let mut partial: Option<Located> = None;
+        let mut first: Option<Board> = None;
+        match locate_for(frame, &e, &profile, aspect, Objective::Table) {
+            Ok(located) => match self.read_at(frame, &e, located.clone()) {
+                Ok(board) if board.unknowns().is_empty() => return Ok(self.confirm(board)),
+                Ok(board) => (partial, first) = (Some(located), Some(board)),
+                Err(err) => refused = Some(err),
+            },
+            Err(err) => refused = Some(err),
+        }
+        if !is_dialog(&refused) {
+            // By the corners of the cards there are, then the other fits near their best.
+            let best = locate_for(frame, &e, &profile, aspect, Objective::Corners);
+            let near = std::iter::once(())
+                .flat_map(|_| locate_near(frame, &e, &profile, aspect).into_iter());
+            for located in best.ok().into_iter().chain(near) {
+                match self.read_at(frame, &e, located) {
+                    Ok(board)
+                        if crate::games::pyramid::vision::stands(Objective::Corners, &board)
+                            && first.as_ref().is_none_or(|f| f.agrees_with(&board)) =>
+                    {
+                        return Ok(self.confirm(board));
                     }
+                    Ok(board) => {
+                        refused =
+                            refused.or(Some(crate::games::pyramid::vision::unreadable(&board)))
+                    }
+                    Err(err) => refused = refused.or(Some(err)),
                 }
-                Err(err) => refused = refused.or(Some(err)),
             }
-            if refused
-                .as_ref()
-                .is_some_and(|r| r.0 == crate::games::pyramid::vision::DIALOG_OPEN)
-            {
-                break;
+        }
+        if let Some(located) = partial {
+            if let Ok(board) = self.read_at(frame, &e, located) {
+                return Ok(self.confirm(board));
             }
         }
         self.confirmed = false;
         Err(refused.expect("a refusal"))
+    }
+
+    /// Takes `located` as the table's layout and reads `frame` from it.
+    fn read_at(
+        &mut self,
+        frame: &RgbaImage,
+        e: &Edges,
+        located: Located,
+    ) -> Result<Board, NotATable> {
+        self.matcher.prepare(located.card_w);
+        self.located = Some(located);
+        self.last = None;
+        self.read_located(frame, Some(e))
+    }
+
+    /// Keeps the layout the read `board` came from for the frames to come.
+    fn confirm(&mut self, board: Board) -> Board {
+        self.confirmed = true;
+        board
     }
 
     /// Reads a frame where the table was located.
@@ -218,4 +246,11 @@ fn board_of(kept: &[Kept; PLACES]) -> Board {
 /// Whether the practice table's Undo board dialog is open.
 pub fn dialog_open(frame: &RgbaImage) -> bool {
     crate::vision::buttons::dialog_ok_button(frame).is_some()
+}
+
+/// Whether a refusal is the Undo board dialog over the table.
+fn is_dialog(refused: &Option<NotATable>) -> bool {
+    refused
+        .as_ref()
+        .is_some_and(|r| r.0 == crate::games::pyramid::vision::DIALOG_OPEN)
 }
