@@ -12,7 +12,6 @@ use solitaire_agent::games::pyramid::vision::accuracy::{
 };
 use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::games::pyramid::vision::read_back::misreads;
-use solitaire_agent::table::look::Look;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
 use solitaire_agent::vision::calibrate::{corners, templates_from, StockSeen};
@@ -70,28 +69,6 @@ fn art_without_card_borders_is_calibrated_as_borderless_and_read() {
     }
     assert!(places >= 300, "{places} places read");
     assert!(100 * unsure <= places, "{}", mistakes.join("\n"));
-}
-
-/// The same in the msc look, where a covered card shows only its index corner: anglo's faces
-/// without a border, calibrated at 1440×900 and read there. The best fit by the cards' corners lay
-/// 5 px right of deal 0's cards, where no apex corner shows, and both its frames were refused
-/// with every card unreadable; the fits near that best are now read too, and one reads them all.
-#[test]
-fn borderless_cards_in_the_msc_look_are_located_by_their_corners_and_read() {
-    let theme = "anglo+borderless";
-    let mut renderer = Renderer::with_look(Theme::load(theme).expect("a variant"), Look::Msc);
-    let templates = calibrate_rendered(&mut renderer, &Deck::shuffled(CALIBRATION_SEED))
-        .expect("borderless faces calibrate");
-    assert!(templates.manifest.borderless, "not seen as borderless");
-    let mut matcher = Matcher::new(&templates);
-    let tally = measure(&mut renderer, &mut matcher, (1440, 900, 1.0), 0..1);
-    assert!(tally.places() >= 50, "{} places read", tally.places());
-    assert_eq!(
-        (tally.wrong, tally.unsure, tally.refused),
-        (0, 0, 0),
-        "{theme}:\n{}",
-        tally.mistakes.join("\n")
-    );
 }
 
 #[test]

@@ -34,13 +34,13 @@ pub fn read_frame(
 
 /// `read_frame`, with how long finding the table took (edges, dialog check, locate), in ms.
 ///
-/// A frame refused as located for the whole table, or read with cards unsure, gets a second look,
-/// located by the corners of the cards there are (`Objective::Corners`, then the fits near its
-/// best, `locate_near`): a pyramid with few cards left, or borderless cards, can be located wrong
-/// the first way. The second read stands only if it passes every check, reads every card (no
-/// place unsure: a window over part of the pyramid, refused the first time for showing where no
-/// card belongs, was read the second time with six places unsure under it) and reads every card
-/// the first read did the same; if it does not, the first read or refusal is what is reported.
+/// A frame refused as located for the whole table gets a second look, located by the corners of
+/// the cards there are (`Objective::Corners`, then the fits near its best, `locate_near`): a
+/// pyramid with few cards left, or borderless cards, can be located wrong the first way. The
+/// second read stands only if it passes every check and reads every card (no place unsure: a
+/// window over part of the pyramid, refused the first time for showing where no card belongs, was
+/// read the second time with six places unsure under it); if it does not, the first refusal is
+/// what is reported.
 pub fn read_frame_timed(
     frame: &RgbaImage,
     profile: &Profile,
@@ -61,19 +61,15 @@ pub fn read_frame_timed(
     }
     let located = locate_from(frame, &e, profile, aspect, first);
     let mut locate_ms = start.elapsed().as_secs_f64() * 1000.0;
-    // A read that leaves cards unread is kept while the corners are tried.
-    let (first, refused) = match located.and_then(|l| read_located(frame, &e, profile, l, matcher))
-    {
-        Ok(read) if read.0.unknowns().is_empty() => return (Ok(read), locate_ms),
-        Ok(read) => (Some(read), None),
-        Err(refused) => (None, Some(refused)),
+    let refused = match located.and_then(|l| read_located(frame, &e, profile, l, matcher)) {
+        Ok(read) => return (Ok(read), locate_ms),
+        Err(refused) => refused,
     };
     let again = std::time::Instant::now();
     let read_corners = |l: Located, matcher: &mut Matcher| {
         read_located(frame, &e, profile, l, matcher)
             .ok()
             .filter(|(board, _)| stands(Objective::Corners, board))
-            .filter(|(board, _)| first.as_ref().is_none_or(|(f, _)| f.agrees_with(board)))
     };
     // By the corners; then, if that fails, by the other fits near their best (`locate_near`).
     let best = locate_for(frame, &e, profile, aspect, Objective::Corners);
@@ -84,10 +80,10 @@ pub fn read_frame_timed(
     let again = std::time::Instant::now();
     let near = locate_near(frame, &e, profile, aspect);
     locate_ms += again.elapsed().as_secs_f64() * 1000.0;
-    let read = match near.into_iter().find_map(|l| read_corners(l, matcher)) {
-        Some(read) => Ok(read),
-        None => first.ok_or_else(|| refused.expect("a refusal")),
-    };
+    let read = near
+        .into_iter()
+        .find_map(|l| read_corners(l, matcher))
+        .ok_or(refused);
     (read, locate_ms)
 }
 
@@ -95,6 +91,12 @@ pub fn read_frame_timed(
 /// of the cards there are (the second look) only with every card read.
 pub fn stands(objective: Objective, board: &Board) -> bool {
     objective == Objective::Table || board.unknowns().is_empty()
+}
+
+/// Whether more than a third of the places showing something are read as no card known: the
+/// table located off its cards, cards moving, or something over them.
+pub fn mostly_unread(board: &Board) -> bool {
+    board.unknowns().len() * 3 > board.shown().max(1)
 }
 
 /// Reads every card of a located frame; refuses a board most of whose cards cannot be read, or
@@ -108,8 +110,7 @@ fn read_located(
 ) -> Result<(Board, Located), NotATable> {
     matcher.prepare(located.card_w);
     let board = read_board(frame, e, &located, matcher, profile.row_step);
-    let unknown = board.unknowns().len();
-    if unknown * 3 > board.shown().max(1) {
+    if mostly_unread(&board) {
         return Err(unreadable(&board));
     }
     in_place(frame, &located, &board)?;

@@ -82,9 +82,9 @@ impl Reader {
     /// Reads a frame; refuses frames that are not a readable board.
     ///
     /// The table is located on the first frame (and after the window changed, or a first read that
-    /// was refused), for the whole table and, if that read is refused or leaves cards unread, by
-    /// the corners of the cards there are (a pyramid with few cards left, borderless cards), as
-    /// `read_frame` does.
+    /// was refused), for the whole table and, if that read is refused or leaves more than a third
+    /// of its places unread, by the corners of the cards there are (a pyramid with few cards left,
+    /// borderless cards), as `read_frame` does; failing that, such a first read stands.
     pub fn read(&mut self, frame: &RgbaImage) -> Result<Board, NotATable> {
         let size = frame.dimensions();
         if size != self.size {
@@ -98,13 +98,16 @@ impl Reader {
         let aspect = Some(self.matcher.aspect);
         let profile = self.profile.clone();
         let mut refused: Option<NotATable> = None;
-        // A read from the whole table's fit that leaves cards unread is kept while the corners
-        // are tried.
+        // A read from the whole table's fit that leaves more than a third of its places unread
+        // (which `read_frame` refuses; play lets a frame with up to half stand, as cards fly over
+        // a few) is kept while the corners are tried.
         let mut partial: Option<Located> = None;
         let mut first: Option<Board> = None;
         match locate_for(frame, &e, &profile, aspect, Objective::Table) {
             Ok(located) => match self.read_at(frame, &e, located.clone()) {
-                Ok(board) if board.unknowns().is_empty() => return Ok(self.confirm(board)),
+                Ok(board) if !crate::games::pyramid::vision::mostly_unread(&board) => {
+                    return Ok(self.confirm(board))
+                }
                 Ok(board) => (partial, first) = (Some(located), Some(board)),
                 Err(err) => refused = Some(err),
             },
