@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -33,33 +33,17 @@ impl Desktop {
         need("Xvfb");
         need("openbox");
         let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-        let base = 40 + (std::process::id() % 200);
-        let n = (base..base + 200)
-            .find(|&n| display_free(n))
-            .expect("a free X display number");
+        let mut why = String::new();
+        let (xvfb, n) = (0..3)
+            .find_map(|_| match start_xvfb(width, height) {
+                Ok(started) => Some(started),
+                Err(e) => {
+                    why = e;
+                    None
+                }
+            })
+            .unwrap_or_else(|| panic!("Xvfb did not start, three times: {why}"));
         let display = format!(":{n}");
-        let xvfb = Command::new("Xvfb")
-            .args([
-                &display,
-                "-screen",
-                "0",
-                &format!("{width}x{height}x24"),
-                "-nolisten",
-                "tcp",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start Xvfb");
-        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-        let start = Instant::now();
-        while !socket.exists() {
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "Xvfb did not start on {display}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
         let mut desktop = Desktop {
             display: display.clone(),
             children: vec![xvfb],
@@ -154,15 +138,49 @@ impl Drop for Desktop {
     }
 }
 
-/// Whether display `n` is free: no lock, or a lock left by an X server that is gone (Xvfb takes
-/// over a stale lock and socket by itself).
-fn display_free(n: u32) -> bool {
-    let Ok(lock) = std::fs::read_to_string(format!("/tmp/.X{n}-lock")) else {
-        return !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists();
-    };
-    match lock.trim().parse::<u32>() {
-        Ok(pid) => !Path::new(&format!("/proc/{pid}")).exists(),
-        Err(_) => false,
+/// Starts Xvfb on a display number it picks itself (`-displayfd`: it takes the first free one
+/// under its own lock, so two desktops never race for a number); the server and its number,
+/// once it accepts connections. Err names what went wrong, with what Xvfb printed.
+fn start_xvfb(width: u32, height: u32) -> Result<(Child, u32), String> {
+    let log = std::env::temp_dir().join(format!("xvfb-{}.stderr", std::process::id()));
+    let mut xvfb = Command::new("Xvfb")
+        .args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            &format!("{width}x{height}x24"),
+            "-nolisten",
+            "tcp",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(
+            std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?,
+        ))
+        .spawn()
+        .map_err(|e| format!("start Xvfb: {e}"))?;
+    let stdout = xvfb.stdout.take().expect("Xvfb's stdout is piped");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line);
+        let _ = tx.send(line);
+    });
+    let number = rx
+        .recv_timeout(Duration::from_secs(30))
+        .ok()
+        .and_then(|line| line.trim().parse::<u32>().ok());
+    match number {
+        Some(n) => Ok((xvfb, n)),
+        None => {
+            let _ = xvfb.kill();
+            let _ = xvfb.wait();
+            let printed = std::fs::read_to_string(&log).unwrap_or_default();
+            Err(format!(
+                "no display number within 30 s; it printed: {}",
+                printed.trim()
+            ))
+        }
     }
 }
 
