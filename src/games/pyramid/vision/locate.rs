@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 mod coarse;
 
-use coarse::coarse_fit;
+use coarse::{coarse_fit, CENTRES_PER_TOP, WIDE_CENTRES_PER_TOP};
 
 /// Where the table's parts are in a frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -420,25 +420,38 @@ fn shrink_factor(width: u32) -> u32 {
 pub struct FirstFit {
     fit: Option<Result<Vec<Fit>, NotATable>>,
     objective: Objective,
+    centres: usize,
 }
 
-/// `FirstFit` of `frame` (see `locate` for `aspect`).
+/// `FirstFit` of `frame` (see `locate` for `aspect`), by the usual search.
 pub fn first_fit(
     frame: &RgbaImage,
     profile: &Profile,
     aspect: Option<f32>,
     objective: Objective,
 ) -> FirstFit {
+    first_fit_keeping(frame, profile, aspect, objective, CENTRES_PER_TOP)
+}
+
+/// `first_fit`, keeping `centres` centres for each row spacing and top.
+fn first_fit_keeping(
+    frame: &RgbaImage,
+    profile: &Profile,
+    aspect: Option<f32>,
+    objective: Objective,
+    centres: usize,
+) -> FirstFit {
     let k = shrink_factor(frame.width());
     if k == 1 || frame.height() < 150 {
         return FirstFit {
             fit: None,
             objective,
+            centres,
         };
     }
     let small = shrink(frame, k);
     let small_edges = Edges::new(&small);
-    let f = coarse_fit(&small, &small_edges, profile, aspect, objective);
+    let f = coarse_fit(&small, &small_edges, profile, aspect, objective, centres);
     drop(small_edges);
     scratch::BYTES.give(small.into_raw());
     let kf = k as f32;
@@ -454,6 +467,7 @@ pub fn first_fit(
                 .collect()
         })),
         objective,
+        centres,
     }
 }
 
@@ -484,6 +498,21 @@ pub fn locate_for(
         aspect,
         first_fit(frame, profile, aspect, objective),
     )
+}
+
+/// `locate_for` by the wide search: more centres kept for each row spacing and top (see
+/// `WIDE_CENTRES_PER_TOP`). For borderless cards whose usual fit was found wanting (calibration's
+/// labels disagree with it, or a frame is refused): lines inside such cards can outscore their
+/// sides a few pixels off.
+pub fn locate_wide(
+    frame: &RgbaImage,
+    e: &Edges,
+    profile: &Profile,
+    aspect: Option<f32>,
+    objective: Objective,
+) -> Result<Located, NotATable> {
+    let first = first_fit_keeping(frame, profile, aspect, objective, WIDE_CENTRES_PER_TOP);
+    locate_from(frame, e, profile, aspect, first)
 }
 
 /// `locate`, from the frame's `first` fit.
@@ -517,7 +546,7 @@ fn first_fits(
     }
     match first.fit {
         Some(fits) => fits,
-        None => coarse_fit(frame, e, profile, aspect, first.objective),
+        None => coarse_fit(frame, e, profile, aspect, first.objective, first.centres),
     }
 }
 
@@ -561,6 +590,27 @@ pub fn locate_near(
         }
     }
     near
+}
+
+/// The second look at a frame whose first read was refused, fit by fit, each made only when the
+/// one before did not read: by the corners of the cards there are (a pyramid with few cards left,
+/// borderless cards), the other fits near their best (`locate_near`), then the wide search
+/// (`locate_wide`) for the whole table and by the corners. A read from any of them stands only with
+/// every card read (`stands` for `Objective::Corners`).
+pub fn second_look<'a>(
+    frame: &'a RgbaImage,
+    e: &'a Edges,
+    profile: &'a Profile,
+    aspect: Option<f32>,
+) -> impl Iterator<Item = Located> + 'a {
+    let best = std::iter::once_with(move || {
+        locate_for(frame, e, profile, aspect, Objective::Corners).ok()
+    });
+    let near = std::iter::once_with(move || locate_near(frame, e, profile, aspect)).flatten();
+    let wide = [Objective::Table, Objective::Corners]
+        .into_iter()
+        .map(move |objective| locate_wide(frame, e, profile, aspect, objective).ok());
+    best.flatten().chain(near).chain(wide.flatten())
 }
 
 /// The fit `coarse` refined on the full frame, with its slots and piles.

@@ -18,7 +18,7 @@ use crate::vision::edges;
 use crate::vision::recognize::Matcher;
 use board::{read_board, Board};
 use image::RgbaImage;
-use locate::{first_fit, locate_for, locate_from, locate_near, Located, NotATable, Objective};
+use locate::{first_fit, locate_from, second_look, Located, NotATable, Objective};
 use profile::Profile;
 
 /// Reads a frame: checks that it is a table, locates it and reads every card. Refuses frames with the
@@ -34,9 +34,9 @@ pub fn read_frame(
 
 /// `read_frame`, with how long finding the table took (edges, dialog check, locate), in ms.
 ///
-/// A frame refused as located for the whole table gets a second look, located by the corners of
-/// the cards there are (`Objective::Corners`, then the fits near its best, `locate_near`): a
-/// pyramid with few cards left, or borderless cards, can be located wrong the first way. The
+/// A frame refused as located for the whole table gets a second look (`second_look`: by the
+/// corners of the cards there are, the fits near their best, then the wide search): a pyramid
+/// with few cards left, or borderless cards, can be located wrong the first way. The
 /// second read stands only if it passes every check and reads every card (no place unsure: a
 /// window over part of the pyramid, refused the first time for showing where no card belongs, was
 /// read the second time with six places unsure under it); if it does not, the first refusal is
@@ -65,26 +65,19 @@ pub fn read_frame_timed(
         Ok(read) => return (Ok(read), locate_ms),
         Err(refused) => refused,
     };
-    let again = std::time::Instant::now();
-    let read_corners = |l: Located, matcher: &mut Matcher| {
-        read_located(frame, &e, profile, l, matcher)
-            .ok()
-            .filter(|(board, _)| stands(Objective::Corners, board))
-    };
-    // By the corners; then, if that fails, by the other fits near their best (`locate_near`).
-    let best = locate_for(frame, &e, profile, aspect, Objective::Corners);
-    locate_ms += again.elapsed().as_secs_f64() * 1000.0;
-    if let Some(read) = best.ok().and_then(|l| read_corners(l, matcher)) {
-        return (Ok(read), locate_ms);
+    let mut looks = second_look(frame, &e, profile, aspect);
+    loop {
+        let again = std::time::Instant::now();
+        let Some(located) = looks.next() else {
+            return (Err(refused), locate_ms);
+        };
+        locate_ms += again.elapsed().as_secs_f64() * 1000.0;
+        if let Ok((board, located)) = read_located(frame, &e, profile, located, matcher) {
+            if stands(Objective::Corners, &board) {
+                return (Ok((board, located)), locate_ms);
+            }
+        }
     }
-    let again = std::time::Instant::now();
-    let near = locate_near(frame, &e, profile, aspect);
-    locate_ms += again.elapsed().as_secs_f64() * 1000.0;
-    let read = near
-        .into_iter()
-        .find_map(|l| read_corners(l, matcher))
-        .ok_or(refused);
-    (read, locate_ms)
 }
 
 /// Whether a board read from a table located by `objective` stands: one located by the corners

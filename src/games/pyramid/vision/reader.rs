@@ -7,7 +7,7 @@ use crate::games::pyramid::vision::board::{
     place_regions, read_board_reusing, Board, Kept, PLACES,
 };
 use crate::games::pyramid::vision::locate::{
-    locate_for, locate_near, Located, NotATable, Objective,
+    locate_for, second_look, Located, NotATable, Objective,
 };
 use crate::games::pyramid::vision::profile::Profile;
 use crate::table::rect::Rect;
@@ -83,8 +83,9 @@ impl Reader {
     ///
     /// The table is located on the first frame (and after the window changed, or a first read that
     /// was refused), for the whole table and, if that read is refused or leaves more than a third
-    /// of its places unread, by the corners of the cards there are (a pyramid with few cards left,
-    /// borderless cards), as `read_frame` does; failing that, such a first read stands.
+    /// of its places unread, by `second_look` as `read_frame` does (a pyramid with few cards left,
+    /// borderless cards), where a read stands with every card read, each as the first read named
+    /// it; failing that, such a first read stands.
     pub fn read(&mut self, frame: &RgbaImage) -> Result<Board, NotATable> {
         let size = frame.dimensions();
         if size != self.size {
@@ -101,28 +102,23 @@ impl Reader {
         // A read from the whole table's fit that leaves more than a third of its places unread
         // (which `read_frame` refuses; play lets a frame with up to half stand, as cards fly over
         // a few) is kept while the corners are tried.
-        let mut partial: Option<Located> = None;
-        let mut first: Option<Board> = None;
+        let mut partial: Option<(Located, Board)> = None;
         match locate_for(frame, &e, &profile, aspect, Objective::Table) {
             Ok(located) => match self.read_at(frame, &e, located.clone()) {
                 Ok(board) if !crate::games::pyramid::vision::mostly_unread(&board) => {
                     return Ok(self.confirm(board))
                 }
-                Ok(board) => (partial, first) = (Some(located), Some(board)),
+                Ok(board) => partial = Some((located, board)),
                 Err(err) => refused = Some(err),
             },
             Err(err) => refused = Some(err),
         }
         if !is_dialog(&refused) {
-            // By the corners of the cards there are, then the other fits near their best.
-            let best = locate_for(frame, &e, &profile, aspect, Objective::Corners);
-            let near = std::iter::once(())
-                .flat_map(|_| locate_near(frame, &e, &profile, aspect).into_iter());
-            for located in best.ok().into_iter().chain(near) {
+            for located in second_look(frame, &e, &profile, aspect) {
                 match self.read_at(frame, &e, located) {
                     Ok(board)
                         if crate::games::pyramid::vision::stands(Objective::Corners, &board)
-                            && first.as_ref().is_none_or(|f| f.agrees_with(&board)) =>
+                            && partial.as_ref().is_none_or(|(_, f)| f.agrees_with(&board)) =>
                     {
                         return Ok(self.confirm(board));
                     }
@@ -134,7 +130,8 @@ impl Reader {
                 }
             }
         }
-        if let Some(located) = partial {
+        if let Some((located, _)) = partial {
+            // Read again from its fit, which the second look replaced.
             if let Ok(board) = self.read_at(frame, &e, located) {
                 return Ok(self.confirm(board));
             }

@@ -72,15 +72,20 @@ fn apex_candidates(felt: &FeltMap, w_min: f32, w_max: f32) -> Vec<Fit> {
 }
 
 /// How many centres the coarse search keeps for each row spacing and top (see `coarse_fit`), at
-/// least 0.05 card widths apart. Three located anglo+borderless and kde-nicu-white's calibration
-/// deal within a pixel at 1440×900, where one put them 0.11 card widths off, but moved bordered
-/// cards' fits by a pixel (anglo_poker at 800×600: the apex's top a row of pixels low), enough to
-/// change which covered cards need the strip and gap templates; one is kept until that is
-/// understood (docs/vision.md).
-const CENTRES_PER_TOP: usize = 1;
+/// least 0.05 card widths apart, in the usual search: one.
+pub(super) const CENTRES_PER_TOP: usize = 1;
+
+/// How many the wide search keeps (`locate_wide`). Borderless cards show their sides only at each
+/// row's ends, so lines inside the cards can add up to more a few pixels off the right centre: three
+/// located anglo+borderless and kde-nicu-white's calibration deal within a pixel at 1440×900, where
+/// one put them 0.11 card widths off. It is not the usual search because it moved bordered cards'
+/// fits by a pixel (anglo_poker at 800×600: the apex's top a row of pixels low), enough to change
+/// which covered cards need the strip and gap templates (docs/vision.md).
+pub(super) const WIDE_CENTRES_PER_TOP: usize = 3;
 
 /// The best layout on a (possibly shrunk) frame: candidate row spacings and tops from the rows' top
-/// edges, the centre from the strips' side edges, then the choice by edges, piles and felt.
+/// edges, the best `centres` centres for each from the strips' side edges, then the choice by
+/// edges, piles and felt.
 /// The best fit comes first; for `Objective::Corners` up to `NEAR_FITS` more follow, by score (see
 /// `locate_near`).
 pub(super) fn coarse_fit(
@@ -89,6 +94,7 @@ pub(super) fn coarse_fit(
     profile: &Profile,
     aspect: Option<f32>,
     objective: Objective,
+    centres: usize,
 ) -> Result<Vec<Fit>, NotATable> {
     let (width, height) = (e.width as i32, e.height as i32);
     // 1. Rows: seven equally spaced horizontal edges (the tops of the pyramid rows).
@@ -236,7 +242,7 @@ pub(super) fn coarse_fit(
             // The best few centres, apart from one another: borderless cards show their sides
             // only at each row's ends, so lines inside the cards can add up to more a few pixels
             // off the right centre, which the full score then tells apart.
-            let mut best: Vec<(u32, i32)> = Vec::with_capacity(CENTRES_PER_TOP + 1);
+            let mut best: Vec<(u32, i32)> = Vec::with_capacity(centres + 1);
             let apart = (0.05 * w).max(2.0) as i32;
             for (&total, cx) in totals.iter().zip(lo..hi) {
                 match best.iter().position(|b| (cx - b.1).abs() <= apart) {
@@ -245,7 +251,7 @@ pub(super) fn coarse_fit(
                     None => best.push((total, cx)),
                 }
                 best.sort_by_key(|b| std::cmp::Reverse(b.0));
-                best.truncate(CENTRES_PER_TOP);
+                best.truncate(centres);
             }
             best.into_iter()
                 .map(|(_, cx)| {
