@@ -103,6 +103,20 @@ fn in_the_msc_look_corners_that_hide_the_suit_are_refused_at_calibration() {
 /// card beside it, card by card. Weighed where two ranks' means differ, those corners counted
 /// with the glyphs: in MSC's look at 800x600 and 1024x768 a 9h was read as 5h, and the 5h as
 /// unsure. Ranks are now weighed where they differ in every suit alike.
+/// Borderless cards show their sides only at each row's ends: the usual search found these two
+/// tables (anglo+borderless, KDE's nicu-white) about 0.11 card widths off at 1440×900, and
+/// calibration refused them (corners cut off their cards, unlike their labels). Calibration tries
+/// the wide search then, and every card is read.
+#[test]
+fn borderless_tables_found_off_by_the_usual_search_are_calibrated_by_the_wide_one() {
+    for theme in [
+        "anglo+borderless",
+        "/usr/share/carddecks/svg-nicu-white/white.svgz",
+    ] {
+        assert_none(&mistakes(theme, &[(1440, 900, 1.0)], 1));
+    }
+}
+
 #[test]
 fn ranks_are_weighed_where_every_suit_shows_them_apart() {
     let theme = "/usr/share/carddecks/svg-xskat-french/french.svgz";

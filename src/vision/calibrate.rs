@@ -8,7 +8,7 @@
 
 use crate::cards::{Card, Deck, Suit};
 use crate::games::pyramid::position::{PYRAMID_SIZE, ROWS};
-use crate::games::pyramid::vision::locate::locate;
+use crate::games::pyramid::vision::locate::{locate, locate_wide, Objective};
 use crate::games::pyramid::vision::profile::Profile;
 use crate::games::pyramid::vision::read_back;
 use crate::table::rect::Rect;
@@ -199,6 +199,8 @@ pub struct Corners {
     pub aspect: f32,
     /// Card width in pixels in the frames.
     pub card_w: f32,
+    /// Whether the table was found by the wide search (`locate_wide`).
+    pub wide: bool,
     /// Whether the cards' faces have no border, so that one runs into the next (see
     /// `cards_show_edges`), and the pyramid's corners were cut at their slots.
     pub borderless: bool,
@@ -233,18 +235,24 @@ pub fn corners(
     profile: &Profile,
     stock: StockSeen,
 ) -> Result<Corners, String> {
-    corners_of(frames, profile, stock, false)
+    corners_of(frames, profile, stock, false, false)
 }
 
 /// As `corners`; `borderless` cards' pyramid corners are cut at their slots as located, since
 /// their edges show at most over a few columns (see `cards_show_edges`), too few to snap to: a
-/// line in the ink of a card behind would be taken for one.
+/// line in the ink of a card behind would be taken for one. The table is found by the wide search
+/// when `wide` (see `locate_wide`).
 fn corners_of(
     frames: &[RgbaImage],
     profile: &Profile,
     stock: StockSeen,
     borderless: bool,
+    wide: bool,
 ) -> Result<Corners, String> {
+    let locate = |frame: &RgbaImage, e: &Edges, aspect: Option<f32>| match wide {
+        true => locate_wide(frame, e, profile, aspect, Objective::Table),
+        false => locate(frame, e, profile, aspect),
+    };
     if frames.len() != 25 {
         return Err(format!(
             "calibration needs 25 frames (the fresh table and one after each of 24 draws), got {}",
@@ -252,8 +260,7 @@ fn corners_of(
         ));
     }
     let first_edges = Edges::new(&frames[0]);
-    let located =
-        locate(&frames[0], &first_edges, profile, None).map_err(|e| format!("frame 00: {e}"))?;
+    let located = locate(&frames[0], &first_edges, None).map_err(|e| format!("frame 00: {e}"))?;
     let aspect = located.card_h / located.card_w;
     let strip = profile.row_step * located.card_w;
     let mut crops: Vec<Vec<f32>> = Vec::new();
@@ -283,8 +290,8 @@ fn corners_of(
             return Err(format!("frame {k:02} is {}x{}, frame 00 is {}x{}: all frames must come from one window size", frame.width(), frame.height(), frames[0].width(), frames[0].height()));
         }
         let e = Edges::new(frame);
-        let found = locate(frame, &e, profile, Some(aspect))
-            .map_err(|err| format!("frame {k:02}: {err}"))?;
+        let found =
+            locate(frame, &e, Some(aspect)).map_err(|err| format!("frame {k:02}: {err}"))?;
         // The table does not move between the frames: a fit whose piles lie apart from where
         // frame 00's do was found off where the table lies (a centre a few pixels off that lines
         // inside the cards scored better), and frame 00's is taken instead.
@@ -398,6 +405,7 @@ fn corners_of(
         aspect,
         card_w: located.card_w,
         borderless,
+        wide,
     })
 }
 
@@ -411,9 +419,19 @@ pub fn cut_corners(
     profile: &Profile,
     stock: StockSeen,
 ) -> Result<(Corners, Profile), String> {
-    let mut cut = corners(frames, profile, stock)?;
+    cut_corners_of(frames, profile, stock, false)
+}
+
+/// `cut_corners`, the table found by the wide search when `wide`.
+fn cut_corners_of(
+    frames: &[RgbaImage],
+    profile: &Profile,
+    stock: StockSeen,
+    wide: bool,
+) -> Result<(Corners, Profile), String> {
+    let mut cut = corners_of(frames, profile, stock, false, wide)?;
     if cards_show_edges(&frames[0], &cut)? {
-        cut = corners_of(frames, profile, stock, true)?;
+        cut = corners_of(frames, profile, stock, true, wide)?;
     }
     let rows = covering_rows(&cut);
     if rows == 0 {
@@ -424,7 +442,7 @@ pub fn cut_corners(
     let th = TEMPLATE_H as f32;
     trimmed.index_box[3] *= (th - rows as f32 - 1.0) / th;
     Ok((
-        corners_of(frames, &trimmed, stock, cut.borderless)?,
+        corners_of(frames, &trimmed, stock, cut.borderless, wide)?,
         trimmed,
     ))
 }
@@ -488,13 +506,30 @@ const COVERING_ROWS: usize = 5;
 /// Builds a template set from `frames` (the fresh table, then after each draw) of the deal `deck`.
 /// Refused, naming the cards, when the deck's labels disagree with the pictures (another deal, two
 /// cards exchanged: see `label_check`).
+///
+/// A calibration refused with the table found by the usual search is tried once more with the
+/// wide search (`locate_wide`), and kept if every check passes: borderless cards show their sides
+/// only at each row's ends, and lines inside them can outscore those a few pixels off, which cuts
+/// every corner off its card. What is reported on refusal is the usual search's reason.
 pub fn calibrate(
     frames: &[RgbaImage],
     deck: &Deck,
     profile: &Profile,
     name: &str,
 ) -> Result<Templates, String> {
-    let (cut, profile) = cut_corners(frames, profile, StockSeen::OnWaste)?;
+    calibrate_searching(frames, deck, profile, name, false)
+        .or_else(|usual| calibrate_searching(frames, deck, profile, name, true).map_err(|_| usual))
+}
+
+/// `calibrate`, the table found by the wide search when `wide`.
+fn calibrate_searching(
+    frames: &[RgbaImage],
+    deck: &Deck,
+    profile: &Profile,
+    name: &str,
+    wide: bool,
+) -> Result<Templates, String> {
+    let (cut, profile) = cut_corners_of(frames, profile, StockSeen::OnWaste, wide)?;
     let found = label_check::disagreements(&cut, deck.cards());
     if !found.is_empty() && cut.borderless {
         // Cut where the layout puts them, not by their edges: the labels may be right and the
@@ -535,7 +570,7 @@ pub fn templates_showing_suits(
             index_box: wide_index_box(profile.index_box),
             ..profile.clone()
         };
-        let wide_cut = corners_of(frames, &wide, cut.stock_seen, cut.borderless)?;
+        let wide_cut = corners_of(frames, &wide, cut.stock_seen, cut.borderless, cut.wide)?;
         let wide_templates = templates_from(&wide_cut, cards, &wide, name)?;
         if Matcher::new(&wide_templates).shows_suits() {
             wide_templates
@@ -550,7 +585,7 @@ pub fn templates_showing_suits(
             index_box: strip_box(profile.index_box),
             ..profile.clone()
         };
-        let strip_cut = corners_of(frames, &strip, cut.stock_seen, cut.borderless)?;
+        let strip_cut = corners_of(frames, &strip, cut.stock_seen, cut.borderless, cut.wide)?;
         let strip_templates = templates_from(&strip_cut, cards, &strip, name)?;
         templates.manifest.strip = Some(PartManifest {
             index_box: strip.index_box,
