@@ -510,7 +510,8 @@ const COVERING_ROWS: usize = 5;
 /// A calibration refused with the table found by the usual search is tried once more with the
 /// wide search (`locate_wide`), and kept if every check passes: borderless cards show their sides
 /// only at each row's ends, and lines inside them can outscore those a few pixels off, which cuts
-/// every corner off its card. What is reported on refusal is the usual search's reason.
+/// every corner off its card. A refusal reports the reason of the search that got further through
+/// the checks (the usual one's when neither did).
 pub fn calibrate(
     frames: &[RgbaImage],
     deck: &Deck,
@@ -518,33 +519,54 @@ pub fn calibrate(
     name: &str,
 ) -> Result<Templates, String> {
     calibrate_searching(frames, deck, profile, name, false)
-        .or_else(|usual| calibrate_searching(frames, deck, profile, name, true).map_err(|_| usual))
+        .or_else(
+            |usual| match calibrate_searching(frames, deck, profile, name, true) {
+                Ok(templates) => Ok(templates),
+                Err(wide) if wide.0 > usual.0 => Err(wide),
+                Err(_) => Err(usual),
+            },
+        )
+        .map_err(|(_, why)| why)
 }
 
-/// `calibrate`, the table found by the wide search when `wide`.
+/// How far a calibration got before it was refused: its corners could not be cut, they were
+/// unlike their labels, or the templates made of them were refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Refused {
+    Cutting,
+    Labels,
+    Templates,
+}
+
+/// `calibrate`, the table found by the wide search when `wide`; refused with how far it got.
 fn calibrate_searching(
     frames: &[RgbaImage],
     deck: &Deck,
     profile: &Profile,
     name: &str,
     wide: bool,
-) -> Result<Templates, String> {
-    let (cut, profile) = cut_corners_of(frames, profile, StockSeen::OnWaste, wide)?;
+) -> Result<Templates, (Refused, String)> {
+    let (cut, profile) = cut_corners_of(frames, profile, StockSeen::OnWaste, wide)
+        .map_err(|why| (Refused::Cutting, why))?;
     let found = label_check::disagreements(&cut, deck.cards());
     if !found.is_empty() && cut.borderless {
         // Cut where the layout puts them, not by their edges: the labels may be right and the
         // table found off where it lies.
-        return Err(format!(
-            "these cards have no border (one card's face runs into the next), so their corners \
-were cut where the table's layout puts them, and some do not match their labels: the table may \
-have been found off where it lies, or the labels are wrong. {}",
-            label_check::refusal(&found)
+        return Err((
+            Refused::Labels,
+            format!(
+                "these cards have no border (one card's face runs into the next), so their \
+corners were cut where the table's layout puts them, and some do not match their labels: the \
+table may have been found off where it lies, or the labels are wrong. {}",
+                label_check::refusal(&found)
+            ),
         ));
     }
     if !found.is_empty() {
-        return Err(label_check::refusal(&found));
+        return Err((Refused::Labels, label_check::refusal(&found)));
     }
     templates_showing_suits(frames, &cut, deck.cards(), &profile, name)
+        .map_err(|why| (Refused::Templates, why))
 }
 
 /// Makes a template set from the corners cut from `frames` and the cards they are (`cards[i]` for
