@@ -6,5 +6,6 @@ pub mod desktop;
 pub mod hands;
 pub mod io;
 pub mod journal;
+pub mod motion;
 pub mod report;
 pub mod sim;
