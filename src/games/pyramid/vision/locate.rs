@@ -550,27 +550,34 @@ fn first_fits(
     }
 }
 
-/// Other fits by `Objective::Corners` near its best, each refined as `locate` refines the best:
-/// those of the first search's next best (`NEAR_FITS`) that lie within a fifth of a card of it,
-/// at least a pixel and a half away. Borderless cards show few edges of their own, and the best
-/// score can lie a few pixels off the cards (anglo+borderless at 1440×900 in the msc look: 5 px
-/// right, where no apex corner is found); a read from one of these stands only as `Corners` reads
-/// do, with every card read. A fit whole rows or columns off is never among them, so no card can
-/// be read at another card's place.
-pub fn locate_near(
+/// The first search's fits by `Objective::Corners` (its best first), none when the picture
+/// cannot be a table.
+fn corner_fits(frame: &RgbaImage, e: &Edges, profile: &Profile, aspect: Option<f32>) -> Vec<Fit> {
+    let first = first_fit(frame, profile, aspect, Objective::Corners);
+    first_fits(frame, e, profile, aspect, first).unwrap_or_default()
+}
+
+/// Other fits by `Objective::Corners` near its best (`fits`, best first, as `corner_fits` gives
+/// them), each refined as `locate` refines the best: those of the first search's next best
+/// (`NEAR_FITS`) that lie within a fifth of a card of it, at least a pixel and a half away.
+/// Borderless cards show few edges of their own, and the best score can lie a few pixels off the
+/// cards (anglo+borderless at 1440×900 in the msc look: 5 px right, where no apex corner is
+/// found); a read from one of these stands only as `Corners` reads do, with every card read. A
+/// fit whole rows or columns off is never among them, so no card can be read at another card's
+/// place.
+fn locate_near(
     frame: &RgbaImage,
     e: &Edges,
     profile: &Profile,
     aspect: Option<f32>,
+    fits: &[Fit],
 ) -> Vec<Located> {
-    let first = first_fit(frame, profile, aspect, Objective::Corners);
-    let Ok(fits) = first_fits(frame, e, profile, aspect, first) else {
+    let Some((&best, rest)) = fits.split_first() else {
         return Vec::new();
     };
-    let best = fits[0];
     let apart = |a: Fit, b: Fit| (a.cx - b.cx).abs().max((a.top - b.top).abs());
     let mut near: Vec<Located> = Vec::new();
-    for &fit in &fits[1..] {
+    for &fit in rest {
         if apart(fit, best) > 0.2 * best.w
             || apart(fit, best) < 1.5
             || (fit.w / best.w - 1.0).abs() > 0.05
@@ -594,19 +601,29 @@ pub fn locate_near(
 
 /// The second look at a frame whose first read was refused, fit by fit, each made only when the
 /// one before did not read: by the corners of the cards there are (a pyramid with few cards left,
-/// borderless cards), the other fits near their best (`locate_near`), then the wide search
-/// (`locate_wide`) for the whole table and by the corners. A read from any of them stands only with
-/// every card read (`stands` for `Objective::Corners`).
+/// borderless cards), the other fits near their best (`locate_near`; both from one first search),
+/// then the wide search (`locate_wide`) for the whole table and by the corners. A read from any of
+/// them stands only with every card read (`stands` for `Objective::Corners`).
 pub fn second_look<'a>(
     frame: &'a RgbaImage,
     e: &'a Edges,
     profile: &'a Profile,
     aspect: Option<f32>,
 ) -> impl Iterator<Item = Located> + 'a {
-    let best = std::iter::once_with(move || {
-        locate_for(frame, e, profile, aspect, Objective::Corners).ok()
+    let fits = std::rc::Rc::new(std::cell::OnceCell::new());
+    let corners = move || -> Vec<Fit> {
+        fits.get_or_init(|| corner_fits(frame, e, profile, aspect))
+            .clone()
+    };
+    let best = std::iter::once_with({
+        let corners = corners.clone();
+        move || {
+            let best = *corners().first()?;
+            refine(frame, e, profile, aspect, Objective::Corners, best).ok()
+        }
     });
-    let near = std::iter::once_with(move || locate_near(frame, e, profile, aspect)).flatten();
+    let near =
+        std::iter::once_with(move || locate_near(frame, e, profile, aspect, &corners())).flatten();
     let wide = [Objective::Table, Objective::Corners]
         .into_iter()
         .map(move |objective| locate_wide(frame, e, profile, aspect, objective).ok());
