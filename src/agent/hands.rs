@@ -4,7 +4,6 @@
 //! game's loop holds a `Hands` and adds its reading, planning and checking.
 
 use crate::agent::io::World;
-use crate::agent::motion::Motion;
 use crate::agent::report::Watch;
 use crate::table::rect::Rect;
 use crate::vision::dialog::DialogWatch;
@@ -34,7 +33,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            poll_ms: 4,
+            poll_ms: 16,
             still_ms: 16,
             change_timeout_ms: 2500,
             settle_timeout_ms: 10_000,
@@ -102,8 +101,6 @@ pub struct Hands<'g, G: World + ?Sized> {
     pub dialogs_dismissed: usize,
     /// A dialog the agent opened itself is showing (Undo board's): not an interruption.
     own_dialog: bool,
-    /// How long the game's moves keep changing the picture, learnt from those watched to the end.
-    motion: Motion,
 }
 
 impl<'g, G: World + ?Sized> Hands<'g, G> {
@@ -125,7 +122,6 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
             dialogs: None,
             dialogs_dismissed: 0,
             own_dialog: false,
-            motion: Motion::default(),
         };
         hands.note_capture_kind();
         Ok(hands)
@@ -296,11 +292,9 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
         let mut changed = !same(&prev, &before);
         // A game that repaints slowly shows the same picture twice in the middle of a move: the
         // picture must stay the same longer than the longest pause seen between its changes (and
-        // at least `still_ms` once it has changed); or, once the moves' length is learnt, a
-        // move that has lasted that long and changed no later is still after `still_ms`.
+        // at least `still_ms` once it has changed).
         let mut same_since = self.game.now_ms();
         let mut longest_pause = 0;
-        let (mut first_change, mut last_change) = (changed.then_some(start), start);
         loop {
             self.game.sleep_ms(self.options.poll_ms);
             let f = self.capture()?;
@@ -313,8 +307,6 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
             if !is_prev {
                 if changed && !is_before {
                     longest_pause = longest_pause.max(now - same_since);
-                    first_change.get_or_insert(now);
-                    last_change = now;
                 }
                 same_since = now;
             }
@@ -322,25 +314,14 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
                 self.frame = f;
                 return Ok(true);
             }
-            let held = now - same_since;
-            if changed && is_prev && held >= self.options.still_ms {
-                let first = first_change.unwrap_or(start);
-                let hold = longest_pause + longest_pause / 2;
-                if held >= hold {
-                    if expect_change {
-                        self.motion.watched(last_change - first);
-                    }
-                    self.frame = f;
-                    return Ok(true);
-                }
-                if expect_change && self.motion.ended(first, last_change, now) {
-                    self.frame = f;
-                    return Ok(true);
-                }
-            }
-            if !changed && !expect_change && is_prev && held >= self.options.poll_ms {
+            let hold = if changed {
+                (longest_pause + longest_pause / 2).max(self.options.still_ms)
+            } else {
+                self.options.poll_ms
+            };
+            if (changed || !expect_change) && is_prev && now - same_since >= hold {
                 self.frame = f;
-                return Ok(false);
+                return Ok(changed);
             }
             if expect_change && !changed && elapsed > change_timeout_ms {
                 self.frame = f;

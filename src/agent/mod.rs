@@ -6,6 +6,5 @@ pub mod desktop;
 pub mod hands;
 pub mod io;
 pub mod journal;
-pub mod motion;
 pub mod report;
 pub mod sim;
