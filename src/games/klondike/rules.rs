@@ -100,6 +100,23 @@ impl Table {
             .ok_or_else(|| format!("there is no pile {}", i + 1))
     }
 
+    /// The foundation that takes `card` next, or why none does.
+    fn foundation_taking(&self, card: Card) -> Result<usize, String> {
+        self.of_suit(card.suit)
+            .find(|&f| self.foundations[f] + 1 == card.value())
+            .ok_or_else(|| {
+                let on = self.foundations[card.suit.index()];
+                if self.foundations.len() == 4 {
+                    format!(
+                        "{card} cannot go to its foundation, which holds {on} card{}",
+                        if on == 1 { "" } else { "s" }
+                    )
+                } else {
+                    format!("{card} cannot go to any of its foundations")
+                }
+            })
+    }
+
     /// Makes `step`, or says why it is not allowed.
     pub fn play(&mut self, step: Step) -> Result<(), String> {
         match step {
@@ -129,20 +146,7 @@ impl Table {
                 self.stock = self.waste.drain(..).rev().collect();
             }
             Step::ToFoundation(card) => {
-                let Some(to) = self
-                    .of_suit(card.suit)
-                    .find(|&f| self.foundations[f] + 1 == card.value())
-                else {
-                    let on = self.foundations[card.suit.index()];
-                    return Err(if self.foundations.len() == 4 {
-                        format!(
-                            "{card} cannot go to its foundation, which holds {on} card{}",
-                            if on == 1 { "" } else { "s" }
-                        )
-                    } else {
-                        format!("{card} cannot go to any of its foundations")
-                    });
-                };
+                let to = self.foundation_taking(card)?;
                 if self.waste.last() == Some(&card) {
                     self.waste.pop();
                 } else if let Some(i) = self
@@ -155,6 +159,17 @@ impl Table {
                 } else {
                     return Err(format!("{card} is not on top of the waste or of a pile"));
                 }
+                self.foundations[to] += 1;
+            }
+            Step::PileToFoundation(from) => {
+                let source = self.pile(from)?;
+                let card = match source.cards.last() {
+                    Some(&card) if source.down < source.cards.len() => card,
+                    _ => return Err(format!("pile {} shows no card", from + 1)),
+                };
+                let to = self.foundation_taking(card)?;
+                self.piles[from as usize].cards.pop();
+                self.turn_up(from as usize);
                 self.foundations[to] += 1;
             }
             Step::WasteToPile(to) => {
@@ -294,5 +309,31 @@ mod tests {
             .unwrap_err();
         assert!(err.contains("1 face-up card"), "{err}");
         assert!(replay(&deck, Draw::One, &[]).is_err());
+    }
+
+    /// With two decks the same ace shows on piles 1 and 2 and in the waste: `Ah>F` takes the
+    /// waste's, then pile 1's; `2>F` takes pile 2's, which turns up the card under it.
+    #[test]
+    fn a_card_showing_twice_goes_up_from_the_place_its_step_names() {
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        let (ah, ks, qd) = (c("Ah"), c("Ks"), c("Qd"));
+        let piles: [&[Card]; 3] = [&[ah], &[ks, ah], &[qd]];
+        let mut table = Table::dealt(&piles, &[ah], Draw::One, 2, Some(0));
+        table.play(Step::Draw).unwrap();
+        table.play("2>F".parse().unwrap()).unwrap();
+        assert_eq!(table.piles[1].cards, vec![ks]);
+        assert_eq!(table.piles[1].down, 0, "the king under it is turned up");
+        table.play(Step::ToFoundation(ah)).unwrap();
+        assert!(table.waste.is_empty(), "the waste's ace goes first");
+        assert_eq!(table.piles[0].cards, vec![ah]);
+        // Both hearts foundations hold an ace now: the third ace has nowhere to go.
+        let err = table.play(Step::PileToFoundation(0)).unwrap_err();
+        assert!(
+            err.contains("Ah cannot go to any of its foundations"),
+            "{err}"
+        );
+        let err = table.play(Step::PileToFoundation(1)).unwrap_err();
+        assert!(err.contains("Ks cannot go"), "{err}");
+        assert!(table.play(Step::PileToFoundation(5)).is_err());
     }
 }

@@ -1,7 +1,8 @@
 //! Klondike's steps as `solve` writes them, one move each (a step is what MSC counts as a move):
 //! `Draw` turns the stock's next card (or three) onto the waste, `Recycle` turns the waste back
 //! into the stock, `7h>F` puts the seven of hearts on its foundation (from the waste or the top of
-//! a pile), `W>3` the waste's top card onto pile 3, `3>5` pile 3's top card onto pile 5, `3>5x4`
+//! a pile), `3>F` pile 3's top card on its foundation (with several decks the same card can show
+//! in two places, and `7h>F` takes the waste's, or else the first pile's), `W>3` the waste's top card onto pile 3, `3>5` pile 3's top card onto pile 5, `3>5x4`
 //! its top four cards (a face-up run), `Fh>3` the hearts foundation's top card back onto pile 3.
 //! Piles count from 1. A face-down card turning up is not a step.
 
@@ -14,8 +15,12 @@ use std::str::FromStr;
 pub enum Step {
     Draw,
     Recycle,
-    /// This card to its foundation, from the waste or a pile.
+    /// This card to its foundation, from the waste if it shows there, else from the first pile
+    /// showing it.
     ToFoundation(Card),
+    /// A pile's top card to its foundation (piles from 0): where the card's own step would take
+    /// the same card from the waste or an earlier pile.
+    PileToFoundation(u8),
     /// The waste's top card onto a pile (from 0).
     WasteToPile(u8),
     /// `count` cards from the top of pile `from` onto pile `to` (piles from 0).
@@ -34,6 +39,7 @@ impl fmt::Display for Step {
             Step::Draw => f.write_str("Draw"),
             Step::Recycle => f.write_str("Recycle"),
             Step::ToFoundation(card) => write!(f, "{card}>F"),
+            Step::PileToFoundation(from) => write!(f, "{}>F", from + 1),
             Step::WasteToPile(to) => write!(f, "W>{}", to + 1),
             Step::PileToPile { from, to, count: 1 } => write!(f, "{}>{}", from + 1, to + 1),
             Step::PileToPile { from, to, count } => write!(f, "{}>{}x{count}", from + 1, to + 1),
@@ -61,7 +67,7 @@ impl Step {
         }
         let wrong = || {
             format!(
-                "`{text}` is not a Klondike step (Draw, Recycle, 7h>F, W>3, 3>5, 3>5x4 or Fh>3)"
+                "`{text}` is not a Klondike step (Draw, Recycle, 7h>F, 3>F, W>3, 3>5, 3>5x4 or Fh>3)"
             )
         };
         let (from, to) = text.split_once('>').ok_or_else(wrong)?;
@@ -73,6 +79,9 @@ impl Step {
             }
         };
         if to.eq_ignore_ascii_case("f") {
+            if from.starts_with(|c: char| c.is_ascii_digit()) && from.parse::<Card>().is_err() {
+                return Ok(Step::PileToFoundation(pile(from)?));
+            }
             return from
                 .parse::<Card>()
                 .map(Step::ToFoundation)
@@ -107,12 +116,12 @@ mod tests {
     #[test]
     fn steps_round_trip() {
         for text in [
-            "Draw", "Recycle", "7h>F", "Ts>F", "W>3", "3>5", "7>1x4", "Fh>3",
+            "Draw", "Recycle", "7h>F", "Ts>F", "3>F", "W>3", "3>5", "7>1x4", "Fh>3",
         ] {
             assert_eq!(text.parse::<Step>().unwrap().to_string(), text);
         }
         for bad in [
-            "3>3", "0>2", "8>2", "3>5x0", "W>8", "Fx>2", "Zz>F", "3-5", "deal",
+            "3>3", "0>2", "8>2", "3>5x0", "W>8", "Fx>2", "Zz>F", "3-5", "deal", "0>F", "8>F",
         ] {
             assert!(bad.parse::<Step>().is_err(), "{bad}");
         }

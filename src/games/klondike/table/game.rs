@@ -234,6 +234,10 @@ pub fn targets_of(position: &Position, step: Step) -> Option<Vec<Target>> {
             };
             vec![from, Target::Foundation(card.suit.index() as u8)]
         }
+        Step::PileToFoundation(from) => {
+            let card = *position.piles.get(from as usize)?.cards.last()?;
+            vec![pile_top(from)?, Target::Foundation(card.suit.index() as u8)]
+        }
         Step::WasteToPile(to) => vec![Target::Waste, pile_top(to)?],
         Step::PileToPile { from, to, count } => {
             let p = position.piles.get(from as usize)?;
@@ -294,6 +298,15 @@ fn fly(
             let f = card.suit.index();
             scene.foundations[f] = foundation_top(before, f);
             flights.push((from, layout.foundations[f], Some(card)));
+        }
+        Step::PileToFoundation(i) => {
+            let i = i as usize;
+            let Some(&card) = before.piles.get(i).and_then(|p| p.cards.last()) else {
+                return;
+            };
+            let f = card.suit.index();
+            scene.foundations[f] = foundation_top(before, f);
+            flights.push((top_rect(before, i, 0), layout.foundations[f], Some(card)));
         }
         Step::WasteToPile(to) | Step::FoundationToPile(_, to) => {
             let to = to as usize;
