@@ -1,5 +1,6 @@
 //! Triple Klondike with every card known: a deal whose shortest line is the bound, found at the
-//! bound; a contest deal's line replayed through the rules (separate from the solver); the rules'
+//! bound; a contest deal's line replayed through the rules (separate from the solver); seed 003's
+//! own line for a contest deal won by the same rules; the rules'
 //! three decks and single pass; and the command line's contract and errors.
 
 mod common;
@@ -51,6 +52,25 @@ fn a_deal_whose_shortest_line_is_the_bound_is_won_at_the_bound() {
     // One step short is not a win, and the rules say how far it got.
     let err = rules::replay_from(deck.table(), &steps[..220]).unwrap_err();
     assert!(err.contains("155 of 156 cards"), "{err}");
+}
+
+/// The contest's deals are the seed's, read as its solver reads them: the line seed 003's solver
+/// printed for deal 12 (254 steps, six of them `3>F`: a card taken up from a pile where another
+/// pile or the waste shows the same card) wins here step for step, so the two solvers' lengths
+/// count the same steps of the same deal.
+#[test]
+fn the_seeds_own_line_for_contest_deal_12_wins_here_in_as_many_steps() {
+    let text = include_str!("data/triple-klondike/seed-003-deal-12.txt");
+    let steps: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(str::to_string)
+        .collect();
+    assert_eq!(steps.len(), 254);
+    let deck = TripleDeck::contest(12).unwrap();
+    rules::replay_from(deck.table(), &steps).unwrap();
+    // Deal 11 is another deal: the same line stops at a step its table does not allow.
+    assert!(rules::replay_from(TripleDeck::contest(11).unwrap().table(), &steps).is_err());
 }
 
 #[test]
