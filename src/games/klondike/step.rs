@@ -2,8 +2,9 @@
 //! `Draw` turns the stock's next card (or three) onto the waste, `Recycle` turns the waste back
 //! into the stock, `7h>F` puts the seven of hearts on its foundation (from the waste or the top of
 //! a pile), `3>F` pile 3's top card on its foundation (with several decks the same card can show
-//! in two places, and `7h>F` takes the waste's, or else the first pile's), `W>3` the waste's top card onto pile 3, `3>5` pile 3's top card onto pile 5, `3>5x4`
-//! its top four cards (a face-up run), `Fh>3` the hearts foundation's top card back onto pile 3.
+//! in two places, and `7h>F` takes the waste's, or else the first pile's), `W>3` the waste's top
+//! card onto pile 3, `3>5` pile 3's top card onto pile 5, `3>5x4` its top four cards (a face-up
+//! run), `Fh>3` the hearts foundation's top card back onto pile 3.
 //! Piles count from 1. A face-down card turning up is not a step.
 
 use super::PILES;
