@@ -1,12 +1,12 @@
 //! End to end under Xvfb: the practice table in a real window, and `solitaire-agent play --window`
 //! capturing it with xcap and clicking with enigo. It calibrates once from a first deal on screen
-//! (saving the templates), then plays more seeded deals with them (a solvable one, and with the
-//! built-in cards one that is not): learn the stock, Undo board, solve, play. The table's own event
-//! log must show solvable deals cleared, no illegal move, no click off a target, and exactly the
-//! clicks the agent reports; with the built-in cards and with anglo cards (1920×1080, display scale
-//! 1.5); and in MSC's look (`table --look msc`), where the agent finds the `msc` profile by itself,
-//! a calibration deal, one with no solution, and one with two of MSC's interruptions raised over it
-//! (`table --interrupt`), each dismissed by its OK.
+//! (saving the templates), then plays more seeded deals with them (with anglo cards a solvable one,
+//! with the built-in cards one that is not and the trouble deals below): learn the stock, Undo
+//! board, solve, play. The table's own event log must show solvable deals cleared, no illegal move,
+//! no click off a target, and exactly the clicks the agent reports; with the built-in cards and
+//! with anglo cards (1920×1080, display scale 1.5); and in MSC's look (`table --look msc`), where
+//! the agent finds the `msc` profile by itself, a calibration deal, one with no solution, and one
+//! with two of MSC's interruptions raised over it (`table --interrupt`), each dismissed by its OK.
 //!
 //! Then trouble, on four more deals: dropped clicks and lag with the window moved twice mid-game
 //! (cleared), another window dragged over the table for 3 s (the agent waits, clicks nothing into
