@@ -185,6 +185,9 @@ impl Table {
                 let source = self.pile(from)?;
                 let face_up = source.cards.len() - source.down;
                 let count = count as usize;
+                if count == 0 {
+                    return Err("a move between piles moves at least one card".into());
+                }
                 if count > face_up {
                     return Err(format!(
                         "pile {} has {face_up} face-up card{}, not {count}",
