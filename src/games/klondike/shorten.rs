@@ -89,6 +89,8 @@ fn steps(table: &Table) -> Vec<Step> {
     let mut tops: Vec<Card> = table.waste.last().copied().into_iter().collect();
     tops.extend(table.piles.iter().filter_map(|p| p.cards.last().copied()));
     out.extend(tops.into_iter().map(Step::ToFoundation));
+    // A card showing twice (several decks): the pile's own step takes it from there.
+    out.extend((0..piles).map(Step::PileToFoundation));
     for to in 0..piles {
         out.push(Step::WasteToPile(to));
         for suit in Suit::ALL {

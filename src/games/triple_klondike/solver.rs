@@ -372,6 +372,90 @@ impl State {
         }
     }
 
+    /// The position after `step`, any step the rules allow here (not only those `children`
+    /// makes), or `None` when they do not allow it (or the step turns the stock back, which this
+    /// game never does). Taken up by its card's name, a card comes from the waste if it shows
+    /// there, else from the first pile showing it, as the rules take it.
+    fn play(&self, step: Step, deal: &Deal) -> Option<State> {
+        let mut next = *self;
+        match step {
+            Step::Draw => {
+                if self.turned as usize >= STOCK {
+                    return None;
+                }
+                next.draw(deal);
+            }
+            Step::Recycle => return None,
+            Step::ToFoundation(card) => {
+                let card = card.index() as u8;
+                self.foundation_for(card)?;
+                match self.waste_top(deal) {
+                    Some((i, top)) if top == card => next.take_waste(i, card, deal),
+                    _ => {
+                        let p = (0..PILES).find(|&p| self.piles[p].top() == Some(card))?;
+                        next.piles[p].up -= 1;
+                        next.turn_up(p, deal);
+                    }
+                }
+                next.add_to_foundation(card);
+            }
+            Step::PileToFoundation(p) => {
+                let p = p as usize;
+                let card = self.piles.get(p)?.top()?;
+                self.foundation_for(card)?;
+                next.piles[p].up -= 1;
+                next.turn_up(p, deal);
+                next.add_to_foundation(card);
+            }
+            Step::WasteToPile(to) => {
+                let (i, card) = self.waste_top(deal)?;
+                let pile = self.piles.get(to as usize)?;
+                if !fits(card, pile.top()) || pile.up as usize >= RUN {
+                    return None;
+                }
+                next.take_waste(i, card, deal);
+                let pile = &mut next.piles[to as usize];
+                pile.cards[pile.up as usize] = card;
+                pile.up += 1;
+            }
+            Step::PileToPile { from, to, count } => {
+                let (from, to, count) = (from as usize, to as usize, count as usize);
+                let (source, target) = (self.piles.get(from)?, self.piles.get(to)?);
+                if from == to || count == 0 || count > source.up as usize {
+                    return None;
+                }
+                let start = source.up as usize - count;
+                if !fits(source.cards[start], target.top()) || target.up as usize + count > RUN {
+                    return None;
+                }
+                let at = target.up as usize;
+                next.piles[to].cards[at..at + count]
+                    .copy_from_slice(&source.cards[start..source.up as usize]);
+                next.piles[to].up += count as u8;
+                next.piles[from].up = start as u8;
+                next.turn_up(from, deal);
+            }
+            Step::FoundationToPile(suit, to) => {
+                let target = self.piles.get(to as usize)?;
+                let s = suit.index();
+                let f = (s * DECKS..(s + 1) * DECKS).find(|&f| {
+                    let on = self.foundations[f];
+                    on > 0 && fits((s * 13) as u8 + on - 1, target.top())
+                })?;
+                if target.up as usize >= RUN {
+                    return None;
+                }
+                let card = (s * 13) as u8 + self.foundations[f] - 1;
+                next.foundations[f] -= 1;
+                next.foundations[s * DECKS..(s + 1) * DECKS].sort_unstable();
+                let pile = &mut next.piles[to as usize];
+                pile.cards[pile.up as usize] = card;
+                pile.up += 1;
+            }
+        }
+        Some(next)
+    }
+
     /// How far from done the position looks (lower is better, for positions a like number of
     /// steps in): the bound, weighted, and disorder that will cost steps.
     fn cost(&self, deal: &Deal, weights: &Weights) -> i64 {
@@ -496,18 +580,11 @@ fn again(
     width: usize,
     states: &mut u64,
 ) -> Vec<Step> {
-    let mut children = Vec::new();
     let mut k = AGAIN_EVERY;
     while k < line.len() {
-        let mut state = Some(start);
-        for step in &line[..k] {
-            let Some(s) = state else { break };
-            s.children(deal, &mut children);
-            state = children
-                .iter()
-                .find(|(c, _)| c == step)
-                .map(|&(_, next)| next);
-        }
+        let state = line[..k]
+            .iter()
+            .try_fold(start, |state, &step| state.play(step, deal));
         if let Some(state) = state {
             let (found, kept) = beam(deal, state, width, line.len() - k, &WEIGHINGS[0]);
             *states += kept;
@@ -666,6 +743,95 @@ fn finish(state: &State) -> Vec<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Suit;
+    use crate::games::klondike::rules::Table;
+
+    /// Whether the search's position shows what the rules' table shows: each pile's face-down
+    /// count and face-up cards, the waste, the stock turned and each suit's foundations.
+    fn same(state: &State, table: &Table, deal: &Deal) -> bool {
+        let piles = (0..PILES).all(|p| {
+            let (pile, theirs) = (&state.piles[p], &table.piles[p]);
+            let up: Vec<u8> = theirs.cards[theirs.down..]
+                .iter()
+                .map(|c| c.index() as u8)
+                .collect();
+            pile.down as usize == theirs.down && pile.cards[..pile.up as usize] == up[..]
+        });
+        let waste: Vec<u8> = (0..STOCK)
+            .filter(|&i| state.waste >> i & 1 == 1)
+            .map(|i| deal.stock[i])
+            .collect();
+        let theirs: Vec<u8> = table.waste.iter().map(|c| c.index() as u8).collect();
+        let foundations = Suit::ALL.iter().all(|&suit| {
+            let mut theirs: Vec<u8> = (suit.index()..table.foundations.len())
+                .step_by(4)
+                .map(|f| table.foundations[f])
+                .collect();
+            theirs.sort_unstable();
+            let s = suit.index() * DECKS;
+            state.foundations[s..s + DECKS] == theirs[..]
+        });
+        piles
+            && waste == theirs
+            && STOCK - state.turned as usize == table.stock.len()
+            && foundations
+    }
+
+    /// Every step worth asking the rules about on `table`, legal or not.
+    fn every_step(table: &Table) -> Vec<Step> {
+        let mut out = vec![Step::Draw, Step::Recycle];
+        let tops = table
+            .waste
+            .last()
+            .into_iter()
+            .chain(table.piles.iter().filter_map(|p| p.cards.last()));
+        out.extend(tops.map(|&c| Step::ToFoundation(c)));
+        for to in 0..PILES as u8 {
+            out.push(Step::PileToFoundation(to));
+            out.push(Step::WasteToPile(to));
+            out.extend(Suit::ALL.map(|suit| Step::FoundationToPile(suit, to)));
+            for from in 0..PILES as u8 {
+                out.extend((0..=RUN as u8).map(|count| Step::PileToPile { from, to, count }));
+            }
+        }
+        out
+    }
+
+    /// Along seed 003's own line for deal 12 (which takes cards up by their pile, `3>F`, where
+    /// the search's steps would not), the position the search steps to agrees with the rules'
+    /// table at every step, and so does every other step's legality and outcome on the way.
+    #[test]
+    fn a_position_steps_as_the_rules_table_does() {
+        let text = include_str!("../../../tests/data/triple-klondike/seed-003-deal-12.txt");
+        let line: Vec<Step> = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| Step::parse_on(l, PILES).unwrap())
+            .collect();
+        let deck = TripleDeck::contest(12).unwrap();
+        let deal = Deal::new(&deck);
+        let (mut state, mut table) = (deal.start(), deck.table());
+        assert!(same(&state, &table, &deal));
+        let mut tried = 0;
+        for (n, &step) in line.iter().enumerate() {
+            for other in every_step(&table) {
+                let mut theirs = table.clone();
+                let legal = theirs.play(other).is_ok();
+                match state.play(other, &deal) {
+                    Some(next) => {
+                        assert!(legal && same(&next, &theirs, &deal), "step {n}: {other}")
+                    }
+                    None => assert!(!legal || other == Step::Recycle, "step {n}: {other}"),
+                }
+                tried += 1;
+            }
+            state = state.play(step, &deal).expect("the seed's line is legal");
+            table.play(step).unwrap();
+        }
+        assert!(tried > 100_000);
+        assert_eq!(state.left(), 0);
+        assert!(state.is_done() && table.is_won());
+    }
 
     /// Searching again from points along a line makes a narrow beam's line shorter, and the line
     /// still wins by the rules.
