@@ -3,7 +3,8 @@
 //! pips and no rank (its rank is printed at the top right only), is refused, naming cards read as
 //! others, where its templates used to read 39–88 places a size wrong; the built-in cards read
 //! back with no card read as another, under both ways of seeing the stock. Art whose faces have
-//! no border is kept as such, and read. The KDE decks come from
+//! no border is kept as such, and read, and so is art whose faint outline shows on some cards
+//! only (KDE's jolly-royal). The KDE decks come from
 //! `scripts/setup` (Debian's kdegames-card-data-kf5).
 
 use solitaire_agent::cards::Deck;
@@ -49,11 +50,36 @@ fn art_whose_corners_do_not_tell_cards_apart_is_refused() {
 /// pips of the card behind run into a borderless corner: 2 of 360 places).
 #[test]
 fn art_without_card_borders_is_calibrated_as_borderless_and_read() {
-    let theme = "builtin+borderless";
-    let mut renderer = Renderer::new(Theme::load(theme).expect("a variant"));
+    read_as_borderless("builtin+borderless");
+}
+
+/// KDE's jolly-royal draws its cards' outline so faint (9 levels under the white, or nothing, at
+/// 1440x900) that on a quarter to a half of the pyramid's cards the top edge over a white face does
+/// not show. Kept as bordered art, every frame at 1440x900 and 1024x768 was refused ("13 of 27
+/// cards cannot be read"); kept as borderless (more than one card without its edge), its cards
+/// are found by their corners where their edges cannot show. Two deals, three positions each, at
+/// both sizes: no card read as another, no frame refused, at most one place in a hundred unsure.
+#[test]
+fn art_whose_outline_shows_on_some_cards_only_is_read_as_borderless() {
+    const JOLLY_ROYAL: &str = "/usr/share/carddecks/svg-jolly-royal/jolly-royal.svgz";
+    assert!(
+        std::path::Path::new(JOLLY_ROYAL).is_file(),
+        "{JOLLY_ROYAL} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
+    );
+    read_as_borderless(JOLLY_ROYAL);
+}
+
+/// Calibrates `theme` on the calibration deal, checks it is kept as borderless, and reads deals 0
+/// and 1 (three positions each) at 1440x900 and 1024x768: no card read as another, no frame
+/// refused, and at most one place in a hundred left unsure.
+fn read_as_borderless(theme: &str) {
+    let mut renderer = Renderer::new(Theme::load(theme).expect("the theme loads"));
     let templates = calibrate_rendered(&mut renderer, &Deck::shuffled(CALIBRATION_SEED))
-        .expect("borderless faces calibrate");
-    assert!(templates.manifest.borderless, "not seen as borderless");
+        .unwrap_or_else(|e| panic!("{theme} does not calibrate: {e}"));
+    assert!(
+        templates.manifest.borderless,
+        "{theme} not seen as borderless"
+    );
     let mut matcher = Matcher::new(&templates);
     let (mut places, mut unsure, mut mistakes) = (0, 0, Vec::new());
     for size in [(1440, 900, 1.0), (1024, 768, 1.0)] {
@@ -67,8 +93,8 @@ fn art_without_card_borders_is_calibrated_as_borderless_and_read() {
         (places, unsure) = (places + tally.places(), unsure + tally.unsure);
         mistakes.extend(tally.mistakes);
     }
-    assert!(places >= 300, "{places} places read");
-    assert!(100 * unsure <= places, "{}", mistakes.join("\n"));
+    assert!(places >= 300, "{theme}: {places} places read");
+    assert!(100 * unsure <= places, "{theme}: {}", mistakes.join("\n"));
 }
 
 #[test]
