@@ -9,14 +9,17 @@ use solitaire_agent::table::look::Look;
 #[command(
     name = "solitaire-agent",
     version = solitaire_agent::VERSION,
-    about = "Plays Pyramid and TriPeaks (Microsoft Solitaire Collection rules) by itself; solves their deals, Spider deals and peg solitaire",
-    long_about = "Plays Pyramid and TriPeaks (Microsoft Solitaire Collection rules) by itself, and \
-solves their deals (the fewest steps, or proof of none), Spider deals with every card known (solve \
---game spider) and peg solitaire (solve --game peg --board english|french|triangle).\n\n\
+    about = "Plays Pyramid, TriPeaks and Klondike (Microsoft Solitaire Collection rules) by itself; solves their deals, Spider and Triple Klondike deals and peg solitaire",
+    long_about = "Plays Pyramid, TriPeaks and Klondike (Microsoft Solitaire Collection rules) by \
+itself (play --game NAME), and solves their deals (Pyramid's and TriPeaks' in the fewest steps, or \
+proof of none), Spider deals with every card known (solve --game spider), Triple Klondike's \
+contest deals (solve --game triple-klondike: a short line and the bound below which none wins) and \
+peg solitaire (solve --game peg --board english|french|triangle).\n\n\
 Decks are text: 52 cards written rank then suit (A23456789TJQK + cdhs, `10` also for ten), in deal \
 order; any layout is accepted. Pyramid: the 28 pyramid cards row by row from the top, then the 24 \
 stock cards from the top of the stock. TriPeaks: the 28 tableau cards row by row from the peak tops \
-(3, 6, 9 and 10 cards), the waste's first card, then the 23 stock cards from the top.\n\n\
+(3, 6, 9 and 10 cards), the waste's first card, then the 23 stock cards from the top. Klondike: \
+the 28 pile cards, pile 1 to 7 each from its bottom card up, then the 24 stock cards from the top.\n\n\
 With no subcommand it opens the control panel (a display is needed)."
 )]
 struct Cli {
