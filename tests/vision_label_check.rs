@@ -296,3 +296,42 @@ fn corners_that_show_only_the_top_of_a_pip_are_refused_for_that_not_for_their_la
     let mut practice = Renderer::with_look(Theme::load("tango").unwrap(), Look::Practice);
     calibrate_rendered(&mut practice, &deck).expect("tango calibrates in the practice look");
 }
+
+/// KDE's oxygen decks print the rank at the top right and pips at the top left, where the reader
+/// looks for the rank: their true deck was refused as a deck that does not match ("21 of 52
+/// cards disagree"), which sends a user looking for a wrong deck file. Such corners are told by
+/// the labels (cards of one suit look alike where the rank should be) and refused for what the
+/// picture lacks; a deck of another deal over them, or the true deck over art with its rank in
+/// that corner, is not taken for such art.
+#[test]
+fn corners_that_show_the_suit_where_the_rank_should_be_are_refused_for_that() {
+    use solitaire_agent::games::pyramid::vision::accuracy::calibrate_rendered;
+    use solitaire_agent::vision::label_check::suit_where_rank_is;
+    const OXYGEN: &str = "/usr/share/carddecks/svg-oxygen/oxygen.svgz";
+    assert!(
+        std::path::Path::new(OXYGEN).is_file(),
+        "{OXYGEN} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
+    );
+    let deck = Deck::shuffled(1000);
+    let mut renderer = Renderer::new(Theme::load(OXYGEN).expect("oxygen loads"));
+    let Err(said) = calibrate_rendered(&mut renderer, &deck) else {
+        panic!("oxygen calibrated");
+    };
+    assert!(
+        said.contains("show the suit where the rank should be")
+            && said.contains("nothing was saved"),
+        "{said}"
+    );
+    let (deck, cut) = corners_in(Look::Practice, (1440, 900), OXYGEN, 3);
+    assert!(suit_where_rank_is(&cut, deck.cards()).is_some());
+    let other = Deck::shuffled(1003);
+    assert_eq!(
+        suit_where_rank_is(&cut, other.cards()),
+        None,
+        "another deal's deck"
+    );
+    for theme in themes() {
+        let (deck, cut) = deal_corners(&theme, 3);
+        assert_eq!(suit_where_rank_is(&cut, deck.cards()), None, "{theme}");
+    }
+}

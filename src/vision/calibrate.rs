@@ -552,6 +552,11 @@ fn calibrate_searching(
     let (cut, profile) = cut_corners_of(frames, profile, StockSeen::OnWaste, wide)
         .map_err(|why| (Refused::Cutting, why))?;
     let found = label_check::disagreements(&cut, deck.cards());
+    if !found.is_empty() {
+        if let Some(why) = label_check::suit_where_rank_is(&cut, deck.cards()) {
+            return Err((Refused::Labels, why));
+        }
+    }
     if !found.is_empty() && cut.borderless {
         // Cut where the layout puts them, not by their edges: the labels may be right and the
         // table found off where it lies.
