@@ -551,11 +551,9 @@ fn calibrate_searching(
 ) -> Result<Templates, (Refused, String)> {
     let (cut, profile) = cut_corners_of(frames, profile, StockSeen::OnWaste, wide)
         .map_err(|why| (Refused::Cutting, why))?;
-    let found = label_check::disagreements(&cut, deck.cards());
-    if !found.is_empty() {
-        if let Some(why) = label_check::suit_where_rank_is(&cut, deck.cards()) {
-            return Err((Refused::Labels, why));
-        }
+    let (found, art) = label_check::check(&cut, deck.cards());
+    if let Some(why) = art {
+        return Err((Refused::Labels, why));
     }
     if !found.is_empty() && cut.borderless {
         // Cut where the layout puts them, not by their edges: the labels may be right and the

@@ -44,12 +44,34 @@ pub fn place_name(corner: usize) -> String {
 /// The cards whose pictures disagree with their labels (`cards[i]` for `corners.crops[i]`),
 /// none when all agree.
 pub fn disagreements(corners: &Corners, cards: &[Card]) -> Vec<Disagreement> {
-    assert_eq!(cards.len(), corners.crops.len(), "a label for every corner");
+    disagreements_in(&Features::of(corners), cards)
+}
+
+/// The cards that disagree with their labels and, where any do, the refusal of art whose corners
+/// show the suit where the rank should be (`suit_where_rank_is`), which then stands instead of
+/// the labels': what calibration asks, with the corners looked at once.
+pub fn check(corners: &Corners, cards: &[Card]) -> (Vec<Disagreement>, Option<String>) {
     let features = Features::of(corners);
-    let mut found: Vec<(usize, String)> = colour_disagreements(&features, cards);
-    found.extend(rank_disagreements(&features, cards));
+    let found = disagreements_in(&features, cards);
+    let art = if found.is_empty() {
+        None
+    } else {
+        suit_in_rank_place(&features, cards)
+    };
+    (found, art)
+}
+
+/// `disagreements`, from the corners' features.
+fn disagreements_in(features: &Features, cards: &[Card]) -> Vec<Disagreement> {
+    assert_eq!(
+        cards.len(),
+        features.shape_sim.len(),
+        "a label for every corner"
+    );
+    let mut found: Vec<(usize, String)> = colour_disagreements(features, cards);
+    found.extend(rank_disagreements(features, cards));
     let already: Vec<usize> = found.iter().map(|(corner, _)| *corner).collect();
-    found.extend(suit_disagreements(&features, cards, &already));
+    found.extend(suit_disagreements(features, cards, &already));
     // One entry a card: the first reason found.
     let mut out: Vec<Disagreement> = Vec::new();
     for (corner, why) in found {
@@ -93,7 +115,11 @@ pub fn refusal(found: &[Disagreement]) -> String {
 /// another deal by under 0.02 either way; KDE's oxygen decks give 0.07 to 0.13. None otherwise:
 /// then the labels are what disagrees.
 pub fn suit_where_rank_is(corners: &Corners, cards: &[Card]) -> Option<String> {
-    let features = Features::of(corners);
+    suit_in_rank_place(&Features::of(corners), cards)
+}
+
+/// `suit_where_rank_is`, from the corners' features.
+fn suit_in_rank_place(features: &Features, cards: &[Card]) -> Option<String> {
     let (mut suit, mut apart) = ((0.0f32, 0usize), (0.0f32, 0usize));
     for a in 0..cards.len() {
         for b in a + 1..cards.len() {
