@@ -15,11 +15,16 @@
 //!   the other ranks. Only where the theme shows the suits apart there (the corners hold a pip
 //!   under the rank glyph, and most ranks agree clearly): a theme with no suit in its index
 //!   corner, or only the pip's first rows at the corner's foot, gives no evidence either way.
+//!   A rank that says the opposite is named only if its pips, each looked for where it matches
+//!   best, lean the other way too (`suit_lean`): a court picture beside the index can line a
+//!   corner up a few pixels off the others, and the fixed place then compares the wrong rows.
 //!
 //! Every rule compares the deal's own cards with each other, so it holds for any card art.
 
 use super::calibrate::Corners;
-use super::groups::{clearly_apart, likeness, Features};
+use super::groups::{clearly_apart, likeness, Box4, Features};
+use super::recognize::{dot, normalised};
+use super::templates::{TEMPLATE_H, TEMPLATE_W};
 use crate::cards::{Card, Suit};
 
 /// One card whose picture disagrees with its label.
@@ -425,19 +430,90 @@ fn suit_disagreements(
         else {
             continue;
         };
-        // The theme shows these two suits apart under the rank (most ranks agree), and this rank
-        // says the opposite as clearly as the others agree.
-        if typical <= SUITS_SHOWN {
+        // The theme shows these two suits apart under the rank (most ranks agree), this rank
+        // says the opposite as clearly as the others agree, and its pips, each looked for where
+        // it matches best, lean the other way too (`suit_lean`).
+        if typical <= SUITS_SHOWN || agree.iter().all(|&g| g >= -typical / 2.0) {
             continue;
         }
+        let lean = suit_lean(features, &rows);
         for (i, &(a, b)) in rows.iter().enumerate() {
-            if agree[i] < -typical / 2.0 {
+            if agree[i] < -typical / 2.0 && lean[i] < 0.0 {
                 let why = |c: Card, other: Suit| {
                     format!("shows the suit of {}{}", c.rank.char(), other.char())
                 };
                 out.push((a, why(cards[a], pair[1])));
                 out.push((b, why(cards[b], pair[0])));
             }
+        }
+    }
+    out
+}
+
+/// How far a card's pip is looked for around where the pip box puts it, across and down, in
+/// template pixels: corners are lined up by the whole index, and a court card's picture beside it
+/// can pull its corner a few pixels (jolly-royal's Js lay 4 lower than its other spades).
+const PIP_REACH: (isize, isize) = (2, 4);
+
+/// For each rank's two cards of a colour (`rows`, the pair's first suit first), how much more the
+/// first card's pip looks like the first suit's pips of the other ranks than like the second
+/// suit's, and the second card's the other way round: positive where the labels agree with the
+/// pips, negative where the two look exchanged. Each card's pip is looked for where it matches
+/// best within `PIP_REACH`, so a corner lined up a few pixels off by a picture beside its index
+/// still shows its own suit, where the fixed-place difference `suit_agreement` compares does not.
+fn suit_lean(features: &Features, rows: &[(usize, usize)]) -> Vec<f32> {
+    let at = |c: usize, dx: isize, dy: isize| -> Option<Vec<f32>> {
+        normalised(&shifted_box(&features.colour[c], features.pip_box, dx, dy))
+    };
+    let (rx, ry) = PIP_REACH;
+    let shifts: Vec<Vec<Vec<f32>>> = rows
+        .iter()
+        .flat_map(|&(a, b)| [a, b])
+        .map(|c| {
+            (-ry..=ry)
+                .flat_map(|dy| (-rx..=rx).map(move |dx| (dx, dy)))
+                .filter_map(|(dx, dy)| at(c, dx, dy))
+                .collect()
+        })
+        .collect();
+    let fixed: Vec<Option<Vec<f32>>> = rows
+        .iter()
+        .flat_map(|&(a, b)| [a, b])
+        .map(|c| at(c, 0, 0))
+        .collect();
+    // The best likeness of card `k`'s pip (any shift) to card `m`'s (where the box is).
+    let like = |k: usize, m: usize| -> f32 {
+        let Some(reference) = &fixed[m] else {
+            return 0.0;
+        };
+        shifts[k]
+            .iter()
+            .map(|v| dot(v, reference))
+            .fold(0.0f32, f32::max)
+    };
+    // How much more card `k` (in row `i`) looks like the first suit's pips of the other rows.
+    let toward_first = |k: usize, i: usize| -> f32 {
+        let others = (0..rows.len()).filter(|&j| j != i);
+        let n = others.clone().count().max(1) as f32;
+        others
+            .map(|j| like(k, 2 * j) - like(k, 2 * j + 1))
+            .sum::<f32>()
+            / n
+    };
+    (0..rows.len())
+        .map(|i| toward_first(2 * i, i) - toward_first(2 * i + 1, i))
+        .collect()
+}
+
+/// A corner's RGB inside `pip_box` moved by (dx, dy), the corner's edge repeated outside it.
+fn shifted_box(v: &[f32], (x0, y0, x1, y1): Box4, dx: isize, dy: isize) -> Vec<f32> {
+    let (w, h) = (TEMPLATE_W as isize, TEMPLATE_H as isize);
+    let mut out = Vec::with_capacity((x1 - x0) * (y1 - y0) * 3);
+    for y in y0 as isize..y1 as isize {
+        for x in x0 as isize..x1 as isize {
+            let (sx, sy) = ((x + dx).clamp(0, w - 1), (y + dy).clamp(0, h - 1));
+            let i = ((sy * w + sx) * 3) as usize;
+            out.extend_from_slice(&v[i..i + 3]);
         }
     }
     out
