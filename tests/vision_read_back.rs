@@ -19,6 +19,7 @@ use solitaire_agent::vision::calibrate::{corners, templates_from, StockSeen};
 use solitaire_agent::vision::recognize::Matcher;
 
 const OXYGEN_WHITE: &str = "/usr/share/carddecks/svg-oxygen-white/oxygen-white.svgz";
+const JOLLY_ROYAL: &str = "/usr/share/carddecks/svg-jolly-royal/jolly-royal.svgz";
 
 #[test]
 fn art_whose_corners_do_not_tell_cards_apart_is_refused() {
@@ -61,7 +62,6 @@ fn art_without_card_borders_is_calibrated_as_borderless_and_read() {
 /// both sizes: no card read as another, no frame refused, at most one place in a hundred unsure.
 #[test]
 fn art_whose_outline_shows_on_some_cards_only_is_read_as_borderless() {
-    const JOLLY_ROYAL: &str = "/usr/share/carddecks/svg-jolly-royal/jolly-royal.svgz";
     assert!(
         std::path::Path::new(JOLLY_ROYAL).is_file(),
         "{JOLLY_ROYAL} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
@@ -78,7 +78,6 @@ fn art_whose_outline_shows_on_some_cards_only_is_read_as_borderless() {
 /// each) read at that size with no card read as another and no frame refused.
 #[test]
 fn jolly_royal_calibrated_where_play_sim_calibrates_reads_its_deals() {
-    const JOLLY_ROYAL: &str = "/usr/share/carddecks/svg-jolly-royal/jolly-royal.svgz";
     assert!(
         std::path::Path::new(JOLLY_ROYAL).is_file(),
         "{JOLLY_ROYAL} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
