@@ -76,6 +76,14 @@ fn flagged(cut: &Corners, cards: &[Card]) -> Vec<usize> {
     disagreements(cut, cards).iter().map(|d| d.corner).collect()
 }
 
+/// The cards that disagree with these labels, each with why, in words.
+fn disagreeing(cut: &Corners, cards: &[Card]) -> Vec<String> {
+    disagreements(cut, cards)
+        .iter()
+        .map(|d| format!("{} {}", d.label, d.why))
+        .collect()
+}
+
 /// A kind of exchange: its name, and which two cards it takes.
 type Kind = (&'static str, fn(Card, Card) -> bool);
 
@@ -122,10 +130,7 @@ fn labels_are_checked_against_the_pictures() {
             // The true deck: every card agrees.
             let wrong = flagged(&cut, &cards);
             if !wrong.is_empty() {
-                let names: Vec<String> = disagreements(&cut, &cards)
-                    .iter()
-                    .map(|d| format!("{} {}", d.label, d.why))
-                    .collect();
+                let names = disagreeing(&cut, &cards);
                 faults.push(format!(
                     "{theme} deal {seed}: the true deck refused: {names:?}"
                 ));
@@ -246,10 +251,7 @@ fn corners_that_show_only_the_top_of_a_pip_are_refused_for_that_not_for_their_la
     for seed in [3, 8] {
         let (deck, cut) = corners_in(Look::Msc, (1440, 900), "tango", seed);
         let cards = deck.cards().to_vec();
-        let refused: Vec<String> = disagreements(&cut, &cards)
-            .iter()
-            .map(|d| format!("{} {}", d.label, d.why))
-            .collect();
+        let refused = disagreeing(&cut, &cards);
         assert!(
             refused.is_empty(),
             "deal {seed}: the true deck refused: {refused:?}"
@@ -368,10 +370,7 @@ fn court_pictures_beside_the_index_are_not_taken_for_an_exchanged_suit() {
             "deal {seed}: jolly-royal not cut as borderless"
         );
         let cards = deck.cards().to_vec();
-        let wrong: Vec<String> = disagreements(&cut, &cards)
-            .iter()
-            .map(|d| format!("{} {}", d.label, d.why))
-            .collect();
+        let wrong = disagreeing(&cut, &cards);
         assert!(
             wrong.is_empty(),
             "deal {seed}: the true deck refused: {wrong:?}"
