@@ -8,7 +8,9 @@
 
 use crate::cards::{Card, Deck, Suit};
 use crate::games::pyramid::position::{PYRAMID_SIZE, ROWS};
-use crate::games::pyramid::vision::locate::{locate, locate_wide, Objective};
+use crate::games::pyramid::vision::locate::{
+    locate, locate_table_from_corners, locate_wide, NotATable, Objective,
+};
 use crate::games::pyramid::vision::profile::Profile;
 use crate::games::pyramid::vision::read_back;
 use crate::table::rect::Rect;
@@ -199,8 +201,8 @@ pub struct Corners {
     pub aspect: f32,
     /// Card width in pixels in the frames.
     pub card_w: f32,
-    /// Whether the table was found by the wide search (`locate_wide`).
-    pub wide: bool,
+    /// How the table was found in each frame.
+    pub search: Search,
     /// Whether the cards' faces have no border, so that one runs into the next (see
     /// `cards_show_edges`), and the pyramid's corners were cut at their slots.
     pub borderless: bool,
@@ -235,23 +237,24 @@ pub fn corners(
     profile: &Profile,
     stock: StockSeen,
 ) -> Result<Corners, String> {
-    corners_of(frames, profile, stock, false, false)
+    corners_of(frames, profile, stock, false, Search::Usual)
 }
 
 /// As `corners`; `borderless` cards' pyramid corners are cut at their slots as located, since
 /// their edges show at most over a few columns (see `cards_show_edges`), too few to snap to: a
-/// line in the ink of a card behind would be taken for one. The table is found by the wide search
-/// when `wide` (see `locate_wide`).
+/// line in the ink of a card behind would be taken for one. The table is found as `search` says.
 fn corners_of(
     frames: &[RgbaImage],
     profile: &Profile,
     stock: StockSeen,
     borderless: bool,
-    wide: bool,
+    search: Search,
 ) -> Result<Corners, String> {
-    let locate = |frame: &RgbaImage, e: &Edges, aspect: Option<f32>| match wide {
-        true => locate_wide(frame, e, profile, aspect, Objective::Table),
-        false => locate(frame, e, profile, aspect),
+    let locate = |frame: &RgbaImage, e: &Edges, aspect: Option<f32>| match search {
+        Search::Usual => locate(frame, e, profile, aspect),
+        Search::Wide => locate_wide(frame, e, profile, aspect, Objective::Table),
+        Search::Corners => locate_table_from_corners(frame, e, profile, aspect)
+            .ok_or_else(|| NotATable("no pyramid found".into())),
     };
     if frames.len() != 25 {
         return Err(format!(
@@ -405,7 +408,7 @@ fn corners_of(
         aspect,
         card_w: located.card_w,
         borderless,
-        wide,
+        search,
     })
 }
 
@@ -419,19 +422,19 @@ pub fn cut_corners(
     profile: &Profile,
     stock: StockSeen,
 ) -> Result<(Corners, Profile), String> {
-    cut_corners_of(frames, profile, stock, false)
+    cut_corners_of(frames, profile, stock, Search::Usual)
 }
 
-/// `cut_corners`, the table found by the wide search when `wide`.
+/// `cut_corners`, the table found as `search` says.
 fn cut_corners_of(
     frames: &[RgbaImage],
     profile: &Profile,
     stock: StockSeen,
-    wide: bool,
+    search: Search,
 ) -> Result<(Corners, Profile), String> {
-    let mut cut = corners_of(frames, profile, stock, false, wide)?;
+    let mut cut = corners_of(frames, profile, stock, false, search)?;
     if cards_show_edges(&frames[0], &cut)? {
-        cut = corners_of(frames, profile, stock, true, wide)?;
+        cut = corners_of(frames, profile, stock, true, search)?;
     }
     let rows = covering_rows(&cut);
     if rows == 0 {
@@ -442,7 +445,7 @@ fn cut_corners_of(
     let th = TEMPLATE_H as f32;
     trimmed.index_box[3] *= (th - rows as f32 - 1.0) / th;
     Ok((
-        corners_of(frames, &trimmed, stock, cut.borderless, wide)?,
+        corners_of(frames, &trimmed, stock, cut.borderless, search)?,
         trimmed,
     ))
 }
@@ -510,26 +513,46 @@ const COVERING_ROWS: usize = 5;
 /// Refused, naming the cards, when the deck's labels disagree with the pictures (another deal, two
 /// cards exchanged: see `label_check`).
 ///
-/// A calibration refused with the table found by the usual search is tried once more with the
-/// wide search (`locate_wide`), and kept if every check passes: borderless cards show their sides
-/// only at each row's ends, and lines inside them can outscore those a few pixels off, which cuts
-/// every corner off its card. A refusal reports the reason of the search that got further through
-/// the checks (the usual one's when neither did).
+/// A calibration refused with the table found by the usual search is tried again with the others
+/// (`Search`), in turn, and kept if every check passes. A refusal reports the reason of the search
+/// that got furthest through the checks (the earliest of those that got as far).
 pub fn calibrate(
     frames: &[RgbaImage],
     deck: &Deck,
     profile: &Profile,
     name: &str,
 ) -> Result<Templates, String> {
-    calibrate_searching(frames, deck, profile, name, false)
-        .or_else(
-            |usual| match calibrate_searching(frames, deck, profile, name, true) {
-                Ok(templates) => Ok(templates),
-                Err(wide) if wide.0 > usual.0 => Err(wide),
-                Err(_) => Err(usual),
-            },
-        )
-        .map_err(|(_, why)| why)
+    let mut refused: Option<(Refused, String)> = None;
+    for search in Search::ALL {
+        match calibrate_searching(frames, deck, profile, name, search) {
+            Ok(templates) => return Ok(templates),
+            Err(why) if refused.as_ref().is_none_or(|r| why.0 > r.0) => refused = Some(why),
+            Err(_) => {}
+        }
+    }
+    Err(refused.expect("every search refused").1)
+}
+
+/// How calibration finds the table in its frames. Borderless cards show their sides only at
+/// each row's ends, and lines inside them can outscore those a few pixels off, which cuts every
+/// corner off its card: then the wide search (`locate_wide`) keeps more centres for each row
+/// spacing, and the corners' start (`locate_table_from_corners`) begins from the fit that weighs
+/// each card by the weakest of its top and sides, where a glyph's side cannot stand in for a
+/// card's (builtin+borderless in the msc look at 1440×900: the index glyphs' sides put the table
+/// 24 px right by the other two).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// `locate`.
+    Usual,
+    /// `locate_wide`.
+    Wide,
+    /// `locate_table_from_corners`.
+    Corners,
+}
+
+impl Search {
+    /// In the order calibration tries them.
+    const ALL: [Search; 3] = [Search::Usual, Search::Wide, Search::Corners];
 }
 
 /// How far a calibration got before it was refused: its corners could not be cut, they were
@@ -541,15 +564,15 @@ enum Refused {
     Templates,
 }
 
-/// `calibrate`, the table found by the wide search when `wide`; refused with how far it got.
+/// `calibrate`, the table found as `search` says; refused with how far it got.
 fn calibrate_searching(
     frames: &[RgbaImage],
     deck: &Deck,
     profile: &Profile,
     name: &str,
-    wide: bool,
+    search: Search,
 ) -> Result<Templates, (Refused, String)> {
-    let (cut, profile) = cut_corners_of(frames, profile, StockSeen::OnWaste, wide)
+    let (cut, profile) = cut_corners_of(frames, profile, StockSeen::OnWaste, search)
         .map_err(|why| (Refused::Cutting, why))?;
     let (found, art) = label_check::check(&cut, deck.cards());
     if let Some(why) = art {
@@ -598,7 +621,7 @@ pub fn templates_showing_suits(
             index_box: wide_index_box(profile.index_box),
             ..profile.clone()
         };
-        let wide_cut = corners_of(frames, &wide, cut.stock_seen, cut.borderless, cut.wide)?;
+        let wide_cut = corners_of(frames, &wide, cut.stock_seen, cut.borderless, cut.search)?;
         let wide_templates = templates_from(&wide_cut, cards, &wide, name)?;
         if Matcher::new(&wide_templates).shows_suits() {
             wide_templates
@@ -613,7 +636,7 @@ pub fn templates_showing_suits(
             index_box: strip_box(profile.index_box),
             ..profile.clone()
         };
-        let strip_cut = corners_of(frames, &strip, cut.stock_seen, cut.borderless, cut.wide)?;
+        let strip_cut = corners_of(frames, &strip, cut.stock_seen, cut.borderless, cut.search)?;
         let strip_templates = templates_from(&strip_cut, cards, &strip, name)?;
         templates.manifest.strip = Some(PartManifest {
             index_box: strip.index_box,

@@ -678,7 +678,22 @@ pub fn second_look<'a>(
     let wide = [Objective::Table, Objective::Corners]
         .into_iter()
         .map(move |objective| locate_wide(frame, e, profile, aspect, objective).ok());
-    best.flatten().chain(near).chain(wide.flatten())
+    let table = std::iter::once_with(move || locate_table_from_corners(frame, e, profile, aspect));
+    best.flatten()
+        .chain(near)
+        .chain(wide.flatten())
+        .chain(table.flatten())
+}
+
+/// The whole table (`Objective::Table`) refined from the best first fit by the corners.
+pub fn locate_table_from_corners(
+    frame: &RgbaImage,
+    e: &Edges,
+    profile: &Profile,
+    aspect: Option<f32>,
+) -> Option<Located> {
+    let best = *corner_fits(frame, e, profile, aspect).first()?;
+    refine(frame, e, profile, aspect, Objective::Table, best).ok()
 }
 
 /// The fit `coarse` refined on the full frame, with its slots and piles.
