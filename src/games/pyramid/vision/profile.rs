@@ -124,16 +124,23 @@ impl Profile {
 
     /// The profile that fits `frame` best (`--profile auto`): each candidate's layout is fitted to
     /// the picture's edges, and the one whose card edges the picture shows most strongly is kept.
-    /// Fails, with each profile's reason, when none finds a table.
+    /// Each is fitted as `locate` does and also from the fit by the cards' corners
+    /// (`locate_table_from_corners`), the better kept: borderless cards' index glyphs can outscore
+    /// their sides, so that `locate` alone put anglo+borderless's msc table off its cards, where
+    /// the practice table's profile fitted better. Fails, with each profile's reason, when none
+    /// finds a table.
     pub fn choose(frame: &image::RgbaImage, candidates: &[Profile]) -> Result<Profile, String> {
         let e = crate::vision::edges::Edges::new(frame);
         let mut best: Option<(f32, &Profile)> = None;
         let mut reasons = Vec::new();
         for profile in candidates {
+            let corners = super::locate::locate_table_from_corners(frame, &e, profile, None)
+                .map_or(f32::MIN, |l| l.score);
             match super::locate::locate(frame, &e, profile, None) {
                 Ok(located) => {
-                    if best.is_none_or(|(score, _)| located.score > score) {
-                        best = Some((located.score, profile));
+                    let score = located.score.max(corners);
+                    if best.is_none_or(|(b, _)| score > b) {
+                        best = Some((score, profile));
                     }
                 }
                 Err(why) => reasons.push(format!("{}: {why}", profile.name)),
@@ -195,20 +202,22 @@ mod tests {
     fn auto_chooses_the_profile_of_the_look_on_screen() {
         let candidates = [Profile::practice_table(), Profile::msc()];
         let mut wrong = Vec::new();
-        for theme in ["builtin", "anglo", "paris"] {
+        for theme in ["builtin", "anglo", "paris", "anglo+borderless"] {
             for look in Look::ALL {
                 let Ok(t) = Theme::load(theme) else {
                     continue;
                 };
                 let mut r = Renderer::with_look(t, look);
-                for (w, h, scale, seed) in [
-                    (800, 600, 1.0, 1),
-                    (1440, 900, 1.0, 2),
-                    (1920, 1080, 1.5, 3),
-                    (3840, 2160, 2.5, 4),
+                // (The last: a fresh deal, as `play --sim` first sees it.)
+                for (w, h, scale, seed, draws) in [
+                    (800, 600, 1.0, 1, 3),
+                    (1440, 900, 1.0, 2, 3),
+                    (1920, 1080, 1.5, 3, 3),
+                    (3840, 2160, 2.5, 4, 3),
+                    (1200, 760, 1.0, 6, 0),
                 ] {
                     let mut state = State::deal(&crate::cards::Deck::shuffled(seed));
-                    for _ in 0..3 {
+                    for _ in 0..draws {
                         let _ = state.apply(crate::games::pyramid::Step::Draw);
                     }
                     let layout = r.layout(w, h, scale);
