@@ -29,7 +29,9 @@ use crate::table::rect::Rect;
 use crate::vision::backs::Backs;
 use crate::vision::edges::Edges;
 use crate::vision::felt::felt_like;
-use crate::vision::recognize::{by_suit_glyph, decide, sample, Matcher, MIN_MARGIN, MIN_SCORE};
+use crate::vision::recognize::{
+    by_part, by_suit_glyph, decide, sample, Matcher, MIN_MARGIN, MIN_SCORE,
+};
 use crate::vision::templates::{TEMPLATE_H, TEMPLATE_W};
 use image::RgbaImage;
 use rayon::prelude::*;
@@ -473,6 +475,14 @@ impl Reader {
         if let Some(suits) = self.matcher.suit_glyphs() {
             let glyph = || suits.look(frame, x, y, w);
             if let Some((k, _)) = by_suit_glyph(&self.matcher, suits, &look, &free, glyph) {
+                return Seen::Card(Card::from_index(k));
+            }
+        }
+        // Or by its top strip past the index corner (its first pips, or its picture), when the
+        // set has that part's templates: each card's own, as calibration saw it.
+        if let Some(strip) = &self.matcher.strip {
+            let cut = || strip.look(frame, x, y, w);
+            if let Some((k, _)) = by_part(&self.matcher, strip, &look, &free, cut) {
                 return Seen::Card(Card::from_index(k));
             }
         }
