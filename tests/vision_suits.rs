@@ -6,7 +6,7 @@ use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::state::State;
 use solitaire_agent::games::pyramid::table::scene::{Scene, Selection};
 use solitaire_agent::games::pyramid::vision::accuracy::{
-    calibrate_rendered, calibration_frames, measure, positions, CALIBRATION_SEED,
+    calibrate_rendered, calibration_frames, measure, positions, Tally, CALIBRATION_SEED,
 };
 use solitaire_agent::games::pyramid::vision::board::{read_board, Board};
 use solitaire_agent::games::pyramid::vision::locate::locate;
@@ -83,6 +83,26 @@ fn a_suit_glyph_does_not_overturn_what_the_corner_leans_to() {
     );
     let mut matcher = Matcher::new(&templates);
     let tally = measure(&mut r, &mut matcher, (1024, 768, 1.0), 1..2);
+    assert_nearly_all_right_and_none_wrong(&tally);
+}
+
+/// anglo+borderless in MSC's look: the suit box holds the glyph in its top rows only, and beside
+/// it a number card's corner pip or a court card's picture; the clubs' prototype held the corner
+/// pip of the clubs seen whole, and at 800×600 a 2c, blank there, was read as 2s by it (and a
+/// 2s as 2c; deals 1 and 4). Each card's own top strip is weighed before the suit's prototype.
+#[test]
+fn a_card_s_own_strip_is_weighed_before_its_suit_s_glyph() {
+    let theme = Theme::load("anglo+borderless").unwrap();
+    let mut r = Renderer::with_look(theme, Look::Msc);
+    let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
+    let mut matcher = Matcher::new(&templates);
+    let tally = measure(&mut r, &mut matcher, (800, 600, 1.0), 1..5);
+    assert_nearly_all_right_and_none_wrong(&tally);
+}
+
+/// At least 95 % of the places read right (so that "none wrong" is not won by reading nothing),
+/// and none read as another card.
+fn assert_nearly_all_right_and_none_wrong(tally: &Tally) {
     assert!(
         tally.right * 100 >= tally.places() * 95,
         "only {} of {} right",

@@ -451,35 +451,13 @@ pub fn read_board_reusing(
             }
         }
     }
-    // A card nothing covers shows its suit's glyph whole under the rank: where its index corner
-    // leaves it torn between the suits of one rank, that glyph settles it.
-    if let Some(suits) = &matcher.suits {
-        unsure.retain(|&(i, _)| {
-            let whole = i >= PYRAMID_SIZE
-                || Position::all().nth(i).is_some_and(|p| {
-                    p.covered_by()
-                        .is_none_or(|kids| kids.iter().all(|q| seen[q.index()] == Seen::Empty))
-                });
-            if !whole || (places[i].1 && edge_strength[i] < TOP_EDGE) {
-                return true;
-            }
-            let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
-            let m = banded.as_deref().unwrap_or(matcher);
-            let (x, y) = corners[i];
-            match by_suit_glyph(m, suits, look, &free, || suits.look(frame, x, y, w)) {
-                Some((k, confidence)) => {
-                    free[k] = false;
-                    seen[i] = Seen::Card(Card::from_index(k), confidence);
-                    false
-                }
-                None => true,
-            }
-        });
-    }
     // A covered card shows the top of its face past the index corner, and the middle of its face
     // between the two cards over it: where the corner leaves it torn between the suits of one
     // rank, or between cards of other ranks (a thin "10" like a 4), the templates of those parts
-    // (when the set has them) settle it, the strip first.
+    // (when the set has them) settle it, the strip first. These come before the suit glyph:
+    // they are each card's own, where a suit's glyph is one prototype averaged over the few
+    // cards of the suit seen whole, which may hold what only some ranks print beside the glyph
+    // (anglo+borderless's clubs' held a corner pip, and its 2c, blank there, read as 2s).
     // The gap is looked at where the index corner was found to lie, not where the card's edges
     // put it (as its templates were cut; see `calibrate::part_templates`).
     for (part, found) in [(&matcher.strip, false), (&matcher.gap, true)] {
@@ -506,6 +484,31 @@ pub fn read_board_reusing(
             }
             let cut = || part.look(frame, x, y, w);
             match by_part(m, part, look, &free, cut) {
+                Some((k, confidence)) => {
+                    free[k] = false;
+                    seen[i] = Seen::Card(Card::from_index(k), confidence);
+                    false
+                }
+                None => true,
+            }
+        });
+    }
+    // A card nothing covers shows its suit's glyph whole under the rank: where its index corner
+    // (and its parts) leave it torn between the suits of one rank, that glyph settles it.
+    if let Some(suits) = &matcher.suits {
+        unsure.retain(|&(i, _)| {
+            let whole = i >= PYRAMID_SIZE
+                || Position::all().nth(i).is_some_and(|p| {
+                    p.covered_by()
+                        .is_none_or(|kids| kids.iter().all(|q| seen[q.index()] == Seen::Empty))
+                });
+            if !whole || (places[i].1 && edge_strength[i] < TOP_EDGE) {
+                return true;
+            }
+            let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
+            let m = banded.as_deref().unwrap_or(matcher);
+            let (x, y) = corners[i];
+            match by_suit_glyph(m, suits, look, &free, || suits.look(frame, x, y, w)) {
                 Some((k, confidence)) => {
                     free[k] = false;
                     seen[i] = Seen::Card(Card::from_index(k), confidence);
