@@ -100,6 +100,26 @@ fn a_card_s_own_strip_is_weighed_before_its_suit_s_glyph() {
     assert_nearly_all_right_and_none_wrong(&tally);
 }
 
+/// A card seen whole on the stock or the waste is weighed by its own top strip too, before its
+/// suit's glyph: ancient_french's glyph prototypes leave its queens and kings of clubs and spades
+/// torn, and deal 7's waste Qc and deal 20's waste Kc (among others) were unsure at every size.
+#[test]
+fn the_stock_s_and_waste_s_cards_are_weighed_by_their_own_strip() {
+    let theme = Theme::load("ancient_french").unwrap();
+    let mut r = Renderer::new(theme);
+    let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
+    let mut matcher = Matcher::new(&templates);
+    for deal in [7, 20] {
+        let tally = measure(&mut r, &mut matcher, (800, 600, 1.0), deal..deal + 1);
+        assert_eq!(
+            (tally.right, tally.unsure, tally.wrong, tally.refused),
+            (tally.places(), 0, 0, 0),
+            "deal {deal}: {:?}",
+            tally.mistakes
+        );
+    }
+}
+
 /// At least 95 % of the places read right (so that "none wrong" is not won by reading nothing),
 /// and none read as another card.
 fn assert_nearly_all_right_and_none_wrong(tally: &Tally) {

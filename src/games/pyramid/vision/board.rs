@@ -452,9 +452,10 @@ pub fn read_board_reusing(
         }
     }
     // A covered card shows the top of its face past the index corner, and the middle of its face
-    // between the two cards over it: where the corner leaves it torn between the suits of one
-    // rank, or between cards of other ranks (a thin "10" like a 4), the templates of those parts
-    // (when the set has them) settle it, the strip first. These come before the suit glyph:
+    // between the two cards over it (a card seen whole, on the stock or the waste, shows both
+    // too): where the corner leaves it torn between the suits of one rank, or between cards of
+    // other ranks (a thin "10" like a 4), the templates of those parts (when the set has them)
+    // settle it, the strip first. These come before the suit glyph:
     // they are each card's own, where a suit's glyph is one prototype averaged over the few
     // cards of the suit seen whole, which may hold what only some ranks print beside the glyph
     // (anglo+borderless's clubs' held a corner pip, and its 2c, blank there, read as 2s).
@@ -464,7 +465,7 @@ pub fn read_board_reusing(
         let Some(part) = part else { continue };
         unsure.retain(|&(i, _)| {
             let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
-            if !places[i].1 || edge_strength[i] < TOP_EDGE {
+            if places[i].1 && edge_strength[i] < TOP_EDGE {
                 return true;
             }
             let (mut x, mut y) = corners[i];
