@@ -100,11 +100,12 @@ fn a_card_s_own_strip_is_weighed_before_its_suit_s_glyph() {
     assert_nearly_all_right_and_none_wrong(&tally);
 }
 
-/// A card seen whole on the stock or the waste is weighed by its own top strip too, before its
-/// suit's glyph: ancient_french's glyph prototypes leave its queens and kings of clubs and spades
-/// torn, and deal 7's waste Qc and deal 20's waste Kc (among others) were unsure at every size.
+/// A card seen whole on the stock or the waste that its suit's glyph leaves torn is weighed by its
+/// own top strip and gap too: ancient_french's glyph prototypes leave its queens and kings of
+/// clubs and spades torn, and deal 7's waste Qc and deal 20's waste Kc (among others) were unsure
+/// at every size.
 #[test]
-fn the_stock_s_and_waste_s_cards_are_weighed_by_their_own_strip() {
+fn the_stock_s_and_waste_s_cards_are_weighed_by_their_own_parts() {
     let theme = Theme::load("ancient_french").unwrap();
     let mut r = Renderer::new(theme);
     let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();

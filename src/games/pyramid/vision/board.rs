@@ -451,49 +451,86 @@ pub fn read_board_reusing(
             }
         }
     }
+    // A card is taken only once nothing lies on it, so a place that a card read lies on holds a
+    // card, whatever its own top edge shows: white on white with a thin border, it can fall short
+    // of `TOP_EDGE` (dondorf's 5c and paris' 7c at 2560x1440 in the msc look, 0.63 and 0.649).
+    // Bottom rows first, so that a card read here holds the one under it in turn.
+    let mut held = vec![false; places.len()];
+    let positions: Vec<Position> = Position::all().collect();
+    for p in positions.into_iter().rev() {
+        let i = p.index();
+        held[i] = p.covered_by().is_some_and(|kids| {
+            kids.iter()
+                .any(|k| matches!(seen[k.index()], Seen::Card(..)))
+        });
+        if !held[i] || edge_strength[i] >= TOP_EDGE || reuse[i].is_some() {
+            continue;
+        }
+        let (Seen::Unknown(_), Some((look, banded))) = (seen[i], looks[i].as_ref()) else {
+            continue;
+        };
+        let Some((k, score, margin)) = decide(banded.as_deref().unwrap_or(matcher), look, &free)
+        else {
+            continue;
+        };
+        if score >= MIN_SCORE && margin >= MIN_MARGIN {
+            free[k] = false;
+            let confidence = score.min(0.5 + margin / 2.0).clamp(0.0, 1.0);
+            seen[i] = Seen::Card(Card::from_index(k), confidence);
+            unsure.retain(|&(j, _)| j != i);
+        }
+    }
+    let edge_or_held = |i: usize| !places[i].1 || edge_strength[i] >= TOP_EDGE || held[i];
     // A covered card shows the top of its face past the index corner, and the middle of its face
     // between the two cards over it (a card seen whole, on the stock or the waste, shows both
     // too): where the corner leaves it torn between the suits of one rank, or between cards of
     // other ranks (a thin "10" like a 4), the templates of those parts (when the set has them)
-    // settle it, the strip first. These come before the suit glyph:
-    // they are each card's own, where a suit's glyph is one prototype averaged over the few
-    // cards of the suit seen whole, which may hold what only some ranks print beside the glyph
-    // (anglo+borderless's clubs' held a corner pip, and its 2c, blank there, read as 2s).
+    // settle it, the strip first. In the pyramid these come before the suit glyph: they are each
+    // card's own, where a suit's glyph is one prototype averaged over the few cards of the suit
+    // seen whole, which may hold what only some ranks print beside the glyph (anglo+borderless's
+    // clubs' held a corner pip, and its 2c, blank there, read as 2s). On the stock and the waste
+    // they come after it (see below).
     // The gap is looked at where the index corner was found to lie, not where the card's edges
     // put it (as its templates were cut; see `calibrate::part_templates`).
-    for (part, found) in [(&matcher.strip, false), (&matcher.gap, true)] {
-        let Some(part) = part else { continue };
-        unsure.retain(|&(i, _)| {
-            let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
-            if places[i].1 && edge_strength[i] < TOP_EDGE {
-                return true;
-            }
-            let (mut x, mut y) = corners[i];
-            // A selected card's parts lie under the highlight's band as its corner does (the
-            // top strip along the card's top and left edges; the gap, in its middle, hardly).
-            let part_banded = banded.as_ref().and_then(|_| {
-                let (band, colour) = highlight_band(frame, x, y, w, strip)?;
-                Some(part.under_band(band, colour, w, (0.0, 0.0)))
-            });
-            let (m, part) = (
-                banded.as_deref().unwrap_or(matcher),
-                part_banded.as_deref().unwrap_or(part),
-            );
-            if found {
-                let ((ox, oy), (px, py)) = (look.offset(), m.template_pixel(w));
-                (x, y) = (x + ox * px, y + oy * py);
-            }
-            let cut = || part.look(frame, x, y, w);
-            match by_part(m, part, look, &free, cut) {
-                Some((k, confidence)) => {
-                    free[k] = false;
-                    seen[i] = Seen::Card(Card::from_index(k), confidence);
-                    false
+    let by_parts = |in_pyramid: bool,
+                    unsure: &mut Vec<(usize, Vec<Card>)>,
+                    free: &mut [bool; 52],
+                    seen: &mut [Seen]| {
+        for (part, found) in [(&matcher.strip, false), (&matcher.gap, true)] {
+            let Some(part) = part else { continue };
+            unsure.retain(|&(i, _)| {
+                let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
+                if places[i].1 != in_pyramid || !edge_or_held(i) {
+                    return true;
                 }
-                None => true,
-            }
-        });
-    }
+                let (mut x, mut y) = corners[i];
+                // A selected card's parts lie under the highlight's band as its corner does (the
+                // top strip along the card's top and left edges; the gap, in its middle, hardly).
+                let part_banded = banded.as_ref().and_then(|_| {
+                    let (band, colour) = highlight_band(frame, x, y, w, strip)?;
+                    Some(part.under_band(band, colour, w, (0.0, 0.0)))
+                });
+                let (m, part) = (
+                    banded.as_deref().unwrap_or(matcher),
+                    part_banded.as_deref().unwrap_or(part),
+                );
+                if found {
+                    let ((ox, oy), (px, py)) = (look.offset(), m.template_pixel(w));
+                    (x, y) = (x + ox * px, y + oy * py);
+                }
+                let cut = || part.look(frame, x, y, w);
+                match by_part(m, part, look, free, cut) {
+                    Some((k, confidence)) => {
+                        free[k] = false;
+                        seen[i] = Seen::Card(Card::from_index(k), confidence);
+                        false
+                    }
+                    None => true,
+                }
+            });
+        }
+    };
+    by_parts(true, &mut unsure, &mut free, &mut seen);
     // A card nothing covers shows its suit's glyph whole under the rank: where its index corner
     // (and its parts) leave it torn between the suits of one rank, that glyph settles it.
     if let Some(suits) = &matcher.suits {
@@ -503,7 +540,7 @@ pub fn read_board_reusing(
                     p.covered_by()
                         .is_none_or(|kids| kids.iter().all(|q| seen[q.index()] == Seen::Empty))
                 });
-            if !whole || (places[i].1 && edge_strength[i] < TOP_EDGE) {
+            if !whole || !edge_or_held(i) {
                 return true;
             }
             let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
@@ -519,13 +556,18 @@ pub fn read_board_reusing(
             }
         });
     }
+    // The stock's and the waste's cards, seen whole, by their parts where the glyph left them torn
+    // (ancient_french's queens and kings of clubs and spades, over 60 deals). After the glyph:
+    // read back at other sizes, the parts took ornamental's 8c, 6h and 9h there for the other
+    // suit of their colour in the msc look, where the glyph read them right.
+    by_parts(false, &mut unsure, &mut free, &mut seen);
     // The full deck settles some unsure places: a card read later is not a candidate any more,
     // and two places torn between the same two cards are weighed together.
     // (Only places unsure of which card they hold: not those without a card's top edge.)
     let open: Vec<usize> = unsure
         .iter()
         .map(|&(i, _)| i)
-        .filter(|&i| !places[i].1 || edge_strength[i] >= TOP_EDGE)
+        .filter(|&i| edge_or_held(i))
         .collect();
     let settled = settle(matcher, &looks, &mut free, &mut seen, open);
     unsure.retain(|(i, _)| !settled.contains(i));
