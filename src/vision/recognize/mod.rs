@@ -86,6 +86,18 @@ pub(crate) fn close_candidates(look: &Look, free: &[bool; 52]) -> Vec<usize> {
         .collect()
 }
 
+/// Place `i` read as card `k` with `confidence`: so it is seen, and the card is no longer free.
+pub(crate) fn take(seen: &mut [Seen], free: &mut [bool; 52], i: usize, k: usize, confidence: f32) {
+    free[k] = false;
+    seen[i] = Seen::Card(Card::from_index(k), confidence.clamp(0.0, 1.0));
+}
+
+/// How sure a read is, 0 to 1: the chosen card's correlation, held down where its lead over the
+/// close runners-up (`decide`'s margin, −1 to 1) is slim.
+pub fn confidence(score: f32, margin: f32) -> f32 {
+    score.min(0.5 + margin / 2.0).clamp(0.0, 1.0)
+}
+
 /// The card a look shows among the cards still free: the correlation leader, challenged by every
 /// close runner-up where their templates differ. Returns (card index, correlation, duel margin).
 pub fn decide(matcher: &Matcher, look: &Look, free: &[bool; 52]) -> Option<(usize, f32, f32)> {
@@ -143,8 +155,7 @@ pub(crate) fn settle(
     };
     let mut settled = Vec::new();
     let mut claim = |i: usize, k: usize, confidence: f32, free: &mut [bool; 52]| {
-        free[k] = false;
-        seen[i] = Seen::Card(Card::from_index(k), confidence.clamp(0.0, 1.0));
+        take(seen, free, i, k, confidence);
         i
     };
     loop {
@@ -153,7 +164,7 @@ pub(crate) fn settle(
             let (look, m) = look_of(i);
             match decide(m, look, free) {
                 Some((k, score, margin)) if margin >= MIN_MARGIN => {
-                    settled.push(claim(i, k, score.min(0.5 + margin / 2.0), free));
+                    settled.push(claim(i, k, confidence(score, margin), free));
                     changed = true;
                     false
                 }
@@ -237,7 +248,7 @@ pub(crate) fn by_suit_glyph(
     if margin < SUIT_MARGIN || corner_against >= MIN_MARGIN / 2.0 {
         return None;
     }
-    free[card].then_some((card, score.min(0.5 + margin / 2.0).clamp(0.0, 1.0)))
+    free[card].then_some((card, confidence(score, margin)))
 }
 
 /// Whether a look is torn between the suits of one rank only: the close candidates of another
@@ -312,7 +323,7 @@ pub(crate) fn by_part(
         .max_by(|&a, &b| seen.best[a].0.total_cmp(&seen.best[b].0))?;
     let alike = alike_past_corner(matcher, part, card, &candidates);
     (leader == card && alike <= PART_MAX_ALIKE && part_score >= MIN_SCORE && margin >= PART_MARGIN)
-        .then(|| (card, score.min(0.5 + margin / 2.0).clamp(0.0, 1.0)))
+        .then(|| (card, confidence(score, margin)))
 }
 
 /// How alike (correlation) `part`'s template of `card` is to the other `candidates`' at most,

@@ -432,7 +432,7 @@ pub fn read_board_reusing(
             continue;
         };
         card_like[i] = score >= MIN_SCORE;
-        let confidence = score.min(0.5 + margin / 2.0).clamp(0.0, 1.0);
+        let confidence = confidence(score, margin);
         let (in_pyramid, edge) = (places[i].1, edge_strength[i]);
         let (x, y) = corners[i];
         let no_side = || left_edge_continuity(frame, x as i32, y as i32, w, strip) < SIDE_EDGE;
@@ -441,8 +441,7 @@ pub fn read_board_reusing(
             // either: an empty slot over the cards behind it (whose pips may look like an index).
             seen[i] = Seen::Empty;
         } else if score >= MIN_SCORE && margin >= MIN_MARGIN && !(in_pyramid && edge < TOP_EDGE) {
-            free[k] = false;
-            seen[i] = Seen::Card(Card::from_index(k), confidence);
+            take(&mut seen, &mut free, i, k, confidence);
         } else {
             seen[i] = Seen::Unknown(confidence);
             if score >= MIN_SCORE {
@@ -474,9 +473,7 @@ pub fn read_board_reusing(
             continue;
         };
         if score >= MIN_SCORE && margin >= MIN_MARGIN {
-            free[k] = false;
-            let confidence = score.min(0.5 + margin / 2.0).clamp(0.0, 1.0);
-            seen[i] = Seen::Card(Card::from_index(k), confidence);
+            take(&mut seen, &mut free, i, k, confidence(score, margin));
             unsure.retain(|&(j, _)| j != i);
         }
     }
@@ -519,14 +516,8 @@ pub fn read_board_reusing(
                     (x, y) = (x + ox * px, y + oy * py);
                 }
                 let cut = || part.look(frame, x, y, w);
-                match by_part(m, part, look, free, cut) {
-                    Some((k, confidence)) => {
-                        free[k] = false;
-                        seen[i] = Seen::Card(Card::from_index(k), confidence);
-                        false
-                    }
-                    None => true,
-                }
+                let found = by_part(m, part, look, free, cut);
+                found.map(|(k, c)| take(seen, free, i, k, c)).is_none()
             });
         }
     };
@@ -546,14 +537,10 @@ pub fn read_board_reusing(
             let (look, banded) = looks[i].as_ref().expect("an unsure place was looked at");
             let m = banded.as_deref().unwrap_or(matcher);
             let (x, y) = corners[i];
-            match by_suit_glyph(m, suits, look, &free, || suits.look(frame, x, y, w)) {
-                Some((k, confidence)) => {
-                    free[k] = false;
-                    seen[i] = Seen::Card(Card::from_index(k), confidence);
-                    false
-                }
-                None => true,
-            }
+            let found = by_suit_glyph(m, suits, look, &free, || suits.look(frame, x, y, w));
+            found
+                .map(|(k, c)| take(&mut seen, &mut free, i, k, c))
+                .is_none()
         });
     }
     // The stock's and the waste's cards, seen whole, by their parts where the glyph left them torn
