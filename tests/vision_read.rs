@@ -86,6 +86,18 @@ fn a_place_a_card_lies_on_holds_a_card_however_faint_its_top_edge() {
     assert_none(&errors);
 }
 
+/// guyenne-classic's court corners show a pip and no letter, so its Js, Qs and Ks corners are
+/// drawn alike, and a duel between them weighs how each fell on the pixels. In MSC's look at
+/// 2560×1440 a covered Qs's corner leaned to the Ks and Js by more than a read's margin, so the
+/// top strip, which shows each court's picture, weighed only those two, fitted neither, and the
+/// place stayed unsure. Every card whose corner this art draws barely apart from the leader's is
+/// now weighed by the strip.
+#[test]
+fn court_cards_whose_corners_the_art_draws_alike_are_told_apart_by_their_strips() {
+    let sizes = [(2560, 1440, 1.0), (2560, 1440, 2.5)];
+    assert_none(&mistakes_in(Look::Msc, "guyenne-classic", &sizes, 1));
+}
+
 /// swiss-xvii's face cards show no index, only their picture, and its cards have thick outlines.
 /// In MSC's look its covered Jh was read as Js (its template was lined up with what the other
 /// corners share onto a blank patch of the card, far from its edges) and its covered 2d as 2h (the

@@ -276,8 +276,10 @@ pub(crate) fn torn_between_suits(
 }
 
 /// The cards a look is torn between, whatever their ranks and suits: the leader and the close
-/// candidates it does not clearly beat. Returns them (the leader first) and the leader's
-/// correlation.
+/// candidates it does not clearly beat, or whose rank this art's corners draw barely apart from
+/// the leader's (see `Matcher::ranks_weight`: guyenne-classic's court corners show a pip and no
+/// letter, and a duel between them weighs how each fell on the pixels). Returns them (the
+/// leader first) and the leader's correlation.
 pub(crate) fn torn_between(
     matcher: &Matcher,
     look: &Look,
@@ -286,7 +288,8 @@ pub(crate) fn torn_between(
     let (leader, score, _) = decide(matcher, look, free)?;
     let mut cards = vec![leader];
     for k in close_candidates(look, free) {
-        if k != leader && matcher.duel(look, leader, k) < MIN_MARGIN {
+        let drawn_alike = matcher.ranks_weight(leader, k) < 1.0;
+        if k != leader && (drawn_alike || matcher.duel(look, leader, k) < MIN_MARGIN) {
             cards.push(k);
         }
     }
