@@ -252,13 +252,19 @@ impl State {
     /// The moves worth making from here, each with the position it leads to.
     fn children(&self, deal: &Deal, out: &mut Vec<(Step, State)>) {
         out.clear();
+        self.each_child(deal, |step, next| out.push((step, *next)));
+    }
+
+    /// `children`, each handed to `emit` as it is made: the beam keeps only some of them, and
+    /// copies each of those once.
+    fn each_child(&self, deal: &Deal, mut emit: impl FnMut(Step, &State)) {
         // A safe move to the foundations is made at once.
         if let Some((i, card)) = self.waste_top(deal) {
             if self.foundation_for(card).is_some() && self.is_safe(card) {
                 let mut next = *self;
                 next.take_waste(i, card, deal);
                 next.add_to_foundation(card);
-                out.push((Step::ToFoundation(Card::from_index(card as usize)), next));
+                emit(Step::ToFoundation(Card::from_index(card as usize)), &next);
                 return;
             }
         }
@@ -269,7 +275,7 @@ impl State {
                     next.piles[p].up -= 1;
                     next.turn_up(p, deal);
                     next.add_to_foundation(card);
-                    out.push((Step::ToFoundation(Card::from_index(card as usize)), next));
+                    emit(Step::ToFoundation(Card::from_index(card as usize)), &next);
                     return;
                 }
             }
@@ -280,7 +286,7 @@ impl State {
                 let mut next = *self;
                 next.take_waste(i, card, deal);
                 next.add_to_foundation(card);
-                out.push((Step::ToFoundation(Card::from_index(card as usize)), next));
+                emit(Step::ToFoundation(Card::from_index(card as usize)), &next);
             }
             let mut tried_empty = false;
             for p in 0..PILES {
@@ -297,7 +303,7 @@ impl State {
                     let pile = &mut next.piles[p];
                     pile.cards[pile.up as usize] = card;
                     pile.up += 1;
-                    out.push((Step::WasteToPile(p as u8), next));
+                    emit(Step::WasteToPile(p as u8), &next);
                     break;
                 }
             }
@@ -306,7 +312,7 @@ impl State {
         if (self.turned as usize) < STOCK {
             let mut next = *self;
             next.draw(deal);
-            out.push((Step::Draw, next));
+            emit(Step::Draw, &next);
         }
         for p in 0..PILES {
             let pile = self.piles[p];
@@ -317,7 +323,7 @@ impl State {
                 next.piles[p].up -= 1;
                 next.turn_up(p, deal);
                 next.add_to_foundation(top);
-                out.push((Step::ToFoundation(Card::from_index(top as usize)), next));
+                emit(Step::ToFoundation(Card::from_index(top as usize)), &next);
             }
             // Runs onto other piles: whole when that turns a card up or empties the pile (a
             // king's run from an empty pile's floor only onto nothing); in part when the card
@@ -358,14 +364,12 @@ impl State {
                     to.up += count as u8;
                     next.piles[p].up = start as u8;
                     next.turn_up(p, deal);
-                    out.push((
-                        Step::PileToPile {
-                            from: p as u8,
-                            to: q as u8,
-                            count: count as u8,
-                        },
-                        next,
-                    ));
+                    let step = Step::PileToPile {
+                        from: p as u8,
+                        to: q as u8,
+                        count: count as u8,
+                    };
+                    emit(step, &next);
                     break;
                 }
             }
@@ -641,7 +645,6 @@ fn beam(
             .map(|(c, states)| {
                 let mut done: Option<(usize, usize)> = None;
                 let mut out = Vec::new();
-                let mut children = Vec::new();
                 for (j, state) in states.iter().enumerate() {
                     let place = c * CHUNK + j;
                     if state.is_done() {
@@ -651,13 +654,15 @@ fn beam(
                         }
                         continue;
                     }
-                    state.children(deal, &mut children);
-                    for (i, &(_, child)) in children.iter().enumerate() {
+                    // Each child numbered as `children` lists it, kept or not.
+                    let mut i = 0u8;
+                    state.each_child(deal, |_, child| {
                         if depth + 1 + child.bound() < cap {
                             let cost = child.cost(deal, weights);
-                            out.push((cost, child.key(), child, place as u32, i as u8));
+                            out.push((cost, child.key(), *child, place as u32, i));
                         }
-                    }
+                        i += 1;
+                    });
                 }
                 (done, out)
             })
