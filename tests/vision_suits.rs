@@ -6,7 +6,8 @@ use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::state::State;
 use solitaire_agent::games::pyramid::table::scene::{Scene, Selection};
 use solitaire_agent::games::pyramid::vision::accuracy::{
-    calibrate_rendered, calibration_frames, measure, positions, Tally, CALIBRATION_SEED,
+    calibrate_rendered, calibration_frames, calibration_frames_at, measure, positions, Tally,
+    CALIBRATION_SEED,
 };
 use solitaire_agent::games::pyramid::vision::board::{read_board, Board};
 use solitaire_agent::games::pyramid::vision::locate::locate;
@@ -15,9 +16,10 @@ use solitaire_agent::games::pyramid::vision::read_frame;
 use solitaire_agent::table::look::Look;
 use solitaire_agent::table::render::Renderer;
 use solitaire_agent::table::theme::Theme;
-use solitaire_agent::vision::calibrate::{corners, templates_from, StockSeen};
+use solitaire_agent::vision::calibrate::{corners, seen_whole, templates_from, StockSeen};
 use solitaire_agent::vision::edges::Edges;
 use solitaire_agent::vision::recognize::{Matcher, Seen};
+use solitaire_agent::vision::suits::{SuitPrototypes, SUIT_BOX, SUIT_MARGIN};
 
 /// A window size: width, height, display scale.
 type Size = (u32, u32, f32);
@@ -65,6 +67,53 @@ fn cards_of_one_rank_and_colour_are_never_read_as_each_other() {
         }
     }
     assert!(wrong.is_empty(), "wrong reads:\n{}", wrong.join("\n"));
+}
+
+/// Where a theme draws its suit glyph is learned at calibration, from the cards seen whole
+/// (`suits::learn_box`). In a box placed at the same card widths for every theme, anglo's small
+/// glyph lay in the top rows with a number card's corner pip and a court card's picture beside
+/// it, plastic's and paris's below it with their pips: prototypes made there told 8, 27 and 20 of
+/// the 31 cards seen whole, each left out, the other suit of their colour. Learned where it lies,
+/// each theme's glyphs tell every card seen whole on other deals, at other sizes, its own suit.
+#[test]
+fn the_suit_glyph_is_looked_for_where_calibration_found_it() {
+    let cases = [
+        ("anglo", Look::Msc),
+        ("plastic", Look::Practice),
+        ("paris", Look::Practice),
+    ];
+    for (theme, look) in cases {
+        let mut r = Renderer::with_look(Theme::load(theme).unwrap(), look);
+        let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
+        let suit_box = templates
+            .manifest
+            .suit_box
+            .expect("the glyph's box is saved");
+        assert_ne!(suit_box, SUIT_BOX, "{theme}: the box is learned");
+        let prototypes = SuitPrototypes::new(templates.suit_images.as_deref().unwrap(), suit_box)
+            .expect("the glyphs tell the suits apart");
+        for (seed, (w, h, scale)) in [(7, (1024, 768, 1.0)), (12, (1920, 1080, 1.5))] {
+            let deck = Deck::shuffled(seed);
+            let frames = calibration_frames_at(&mut r, &deck, (w, h), scale).unwrap();
+            let profile = Profile::of_look(look);
+            let seen = seen_whole(&frames, &deck.0, &profile, StockSeen::OnWaste).unwrap();
+            assert!(seen.len() >= 30, "{theme}: {} cards seen whole", seen.len());
+            for card in seen {
+                let glyph = prototypes.look(&frames[card.frame], card.x, card.y, card.card_w);
+                let own = card.suit.index();
+                for other in (0..4).filter(|&o| o != own) {
+                    let duel = prototypes.duel(&glyph, own, other);
+                    assert!(
+                        duel > SUIT_MARGIN,
+                        "{theme} deal {seed} at {w}x{h}@{scale}, frame {}: a {:?} glyph is \
+                         suit {other}'s by {duel:.2}",
+                        card.frame,
+                        card.suit
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// KDE's standard deck in MSC's look, read in a smaller window than at calibration: the suit

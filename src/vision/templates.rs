@@ -40,6 +40,11 @@ pub struct Manifest {
     /// "c") → PNG file name, `SUIT_W`×`SUIT_H`. Absent for a theme with no suit glyph there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suits: Option<BTreeMap<String, String>>,
+    /// Where the suit glyph lies, in card widths from the card's top-left (x, y, width, height),
+    /// as calibration found it (see `suits::learn_box`). Absent in sets made before: then
+    /// `suits::SUIT_BOX`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suit_box: Option<[f32; 4]>,
     /// Templates of the top strip that a covered card shows (see `PartManifest`). Absent in sets
     /// made before, or when the index box already runs across the strip.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -392,6 +397,7 @@ mod tests {
                         .map(|s| (s.char().to_string(), format!("suit-{}.png", s.char())))
                         .collect(),
                 ),
+                suit_box: Some([0.03, 0.3, 0.3, 0.36]),
                 strip: Some(PartManifest {
                     index_box: [0.03, 0.02, 0.55, 0.38],
                     cards: Card::all()
@@ -519,6 +525,7 @@ mod tests {
         let dir = scratch("nosuits");
         let mut saved = set();
         saved.manifest.suits = None;
+        saved.manifest.suit_box = None;
         saved.suit_images = None;
         saved.save(&dir).unwrap();
         let text = std::fs::read_to_string(dir.join(MANIFEST)).unwrap();

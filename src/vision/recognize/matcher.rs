@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::cards::Card;
-use crate::vision::suits::SuitPrototypes;
+use crate::vision::suits::{SuitPrototypes, SUIT_BOX};
 use crate::vision::templates::{PartManifest, Templates, TEMPLATE_H, TEMPLATE_W};
 use image::RgbaImage;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -197,7 +197,7 @@ impl Matcher {
         matcher.suits = templates
             .suit_images
             .as_deref()
-            .and_then(SuitPrototypes::new);
+            .and_then(|images| SuitPrototypes::new(images, m.suit_box.unwrap_or(SUIT_BOX)));
         let part = |part: &Option<PartManifest>, images: &Option<Vec<image::RgbImage>>| {
             let (part, images) = (part.as_ref()?, images.as_ref()?);
             let values = values_of(images);
