@@ -89,11 +89,13 @@ fn search_size() -> (usize, usize) {
 }
 
 /// Where this theme's suit glyph lies, learned from the cards seen whole (`cut_search` cuts, with
-/// their suits): of every box the prototypes' size within the search, the one where cards of one
-/// suit look most alike and cards of different suits least alike (the spread of the four suits'
-/// means over the spread within each suit). The rank above the glyph differs within a suit, a
-/// number card's pips and a court card's picture beside it differ from rank to rank; the glyph
-/// alone is the same on every card of a suit and differs between suits.
+/// their suits; `SUIT_BOX` when a suit was not seen): of every box within the search, from
+/// `MIN_BOX` to the prototypes' size, with their proportions, the one where the two suits of a
+/// colour lie furthest apart (the weaker of the two colours' pairs) against the spread among cards
+/// of one suit. The rank above the glyph differs within a suit, a number card's pips and a court
+/// card's picture beside it differ from rank to rank; the glyph alone is the same on every card of
+/// a suit. (Weighed by how far all four suits lie apart, the colour wins: a spot where only red
+/// and black differ.)
 pub fn learn_box(cuts: &[(Suit, Vec<f32>)]) -> [f32; 4] {
     let (w, h) = search_size();
     let n = w * h * 3;
