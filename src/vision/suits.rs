@@ -200,6 +200,7 @@ impl LeftOut {
                     .filter(|(j, _)| *j != i)
                     .map(|(_, c)| c.clone())
                     .collect();
+                // (The prototypes' box plays no part here: the card's look is made from its cut.)
                 let Some(prototypes) =
                     prototype_images(&others).and_then(|p| SuitPrototypes::new(&p, SUIT_BOX))
                 else {
@@ -505,7 +506,7 @@ mod tests {
         let judged = LeftOut::of(&cuts);
         assert!(judged.wrong >= 1, "{judged:?}");
         assert_eq!(
-            LeftOut::of(&cuts).order(&LeftOut {
+            judged.order(&LeftOut {
                 wrong: 0,
                 least: 0.5
             }),
