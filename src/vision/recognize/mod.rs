@@ -1,7 +1,8 @@
 //! The recogniser of card corners every game reads its cards with: a card's index corner, cut out
 //! at the template size (`Look`), is compared with the 52 templates by normalised correlation
 //! (`Matcher`), and the full deck (no card twice) settles near-ties. Close candidates then duel where they differ (see `Matcher::duel`);
-//! a suit the templates do not show apart (a theme whose corner holds no suit) is never decided.
+//! a suit the templates do not show apart (a theme whose corner holds no suit) is never decided
+//! (`apart` measures how far apart the templates show suits and ranks).
 //! A selected card, whose highlight covers part of its corner, is matched against templates under
 //! the same highlight. A card still torn between the suits of one rank is looked at again where a
 //! covered card shows more: its top strip, and the middle of its face between the cards over it.
@@ -10,8 +11,11 @@
 //! Cutting a corner out is `sampling`'s, the dot products are `dots`', and where a card's edges
 //! and corner lie is `card_edges`'.
 
+mod apart;
 mod look;
 mod matcher;
+
+pub(crate) use apart::*;
 
 pub use look::Look;
 pub(crate) use look::*;
