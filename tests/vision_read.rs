@@ -98,6 +98,31 @@ fn court_cards_whose_corners_the_art_draws_alike_are_told_apart_by_their_strips(
     assert_none(&mistakes_in(Look::Msc, "guyenne-classic", &sizes, 1));
 }
 
+/// Simplistic's aces print a tall "A" over the pip: in MSC's look a covered ace shows only the
+/// top of its pip, a club's lobe or a spade's point, and its clubs and spades are barely apart
+/// (7, under `SUITS_CLEARLY_APART`). At 2560x1440 deal 21's covered Ac fitted the Ac better as a
+/// whole but lost its duel with the As by 0.22, and the full deck then gave the As's place the
+/// Ac: such a duel no longer decides against the whole corner on cards of any size, and the
+/// aces are left unsure. (At 800x600 and 1024x768 both the corner and the duel favour the other
+/// ace and those places are still read wrong: see docs/vision.md.)
+#[test]
+fn a_suit_duel_against_the_whole_corner_does_not_decide_on_large_cards_either() {
+    let mut r = Renderer::with_look(Theme::load("simplistic").unwrap(), Look::Msc);
+    let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
+    let mut matcher = Matcher::new(&templates);
+    for size in [(2560, 1440, 1.0), (1920, 1080, 1.5)] {
+        let tally = measure(&mut r, &mut matcher, size, 20..22);
+        assert_eq!(tally.wrong, 0, "{size:?}:\n{}", tally.mistakes.join("\n"));
+        // The covered aces are among the places looked at, and left open.
+        let aces = |m: &&String| m.contains(" is Ac, read ?") || m.contains(" is As, read ?");
+        assert!(
+            tally.mistakes.iter().filter(aces).count() >= 3,
+            "{size:?}: {:?}",
+            tally.mistakes
+        );
+    }
+}
+
 /// swiss-xvii's face cards show no index, only their picture, and its cards have thick outlines.
 /// In MSC's look its covered Jh was read as Js (its template was lined up with what the other
 /// corners share onto a blank patch of the card, far from its edges) and its covered 2d as 2h (the

@@ -775,6 +775,15 @@ impl Matcher {
         }
     }
 
+    /// Whether cards `a` and `b` are two suits of one rank that the templates show barely apart
+    /// (under `SUITS_CLEARLY_APART`), at any size.
+    pub(crate) fn suits_barely_apart(&self, a: usize, b: usize) -> bool {
+        a % 13 == b % 13
+            && a != b
+            && !self.pairwise
+            && self.suits_apart[a / 13][b / 13] < SUITS_CLEARLY_APART
+    }
+
     /// How much a duel between cards `a` and `b` counts for the suits it is between: under 1 for
     /// two suits of one rank the templates show barely apart, on cards smaller than at calibration
     /// (see `SUITS_CLEARLY_APART`); else 1.

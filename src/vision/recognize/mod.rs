@@ -133,9 +133,11 @@ pub fn decide(matcher: &Matcher, look: &Look, free: &[bool; 52]) -> Option<(usiz
     // A duel between suits the templates show barely apart says little on its own: where the
     // whole corner fits the other suit better, the two disagree and the corner does not decide
     // (ornamental's Ks at 800x600, whose duels with the Kc went the Kc's way by 0.2 on every
-    // deal while the corner fitted the Ks better).
+    // deal while the corner fitted the Ks better). At every size: on cards larger than at
+    // calibration, simplistic's covered Ac, whose corner shows only the top of the pip, fitted
+    // the Ac better and lost its duel with the As by 0.22 (2560x1440, msc look).
     let leader = close[0];
-    if leader != champion && matcher.suits_weight(champion, leader) < 1.0 {
+    if leader != champion && matcher.suits_barely_apart(champion, leader) {
         margin = margin.min(0.0);
     }
     Some((champion, look.best[champion].0, margin))
