@@ -789,8 +789,8 @@ impl Matcher {
     /// (see `SUITS_CLEARLY_APART`); else 1.
     pub(crate) fn suits_weight(&self, a: usize, b: usize) -> f32 {
         let smaller = self.prepared_width < 0.97 * self.calibrated_width;
-        if a % 13 == b % 13 && smaller && !self.pairwise {
-            (self.suits_apart[a / 13][b / 13] / SUITS_CLEARLY_APART).min(1.0)
+        if smaller && self.suits_barely_apart(a, b) {
+            self.suits_apart[a / 13][b / 13] / SUITS_CLEARLY_APART
         } else {
             1.0
         }
