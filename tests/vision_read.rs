@@ -100,26 +100,29 @@ fn court_cards_whose_corners_the_art_draws_alike_are_told_apart_by_their_strips(
 
 /// Simplistic's aces print a tall "A" over the pip: in MSC's look a covered ace shows only the
 /// top of its pip, a club's lobe or a spade's point, and its clubs and spades are barely apart
-/// (7, under `SUITS_CLEARLY_APART`). At 2560x1440 deal 21's covered Ac fitted the Ac better as a
-/// whole but lost its duel with the As by 0.22, and the full deck then gave the As's place the
-/// Ac: such a duel no longer decides against the whole corner on cards of any size, and the
-/// aces are left unsure. (At 800x600 and 1024x768 both the corner and the duel favour the other
-/// ace and those places are still read wrong: see docs/vision.md.)
+/// (7, under `SUITS_CLEARLY_APART`). Each template's top-left corner also holds what lay past its
+/// card's rounded corner at calibration, felt or the card under it, and simplistic's clubs lay on
+/// the felt more often than its spades: the two suits' means differed there as much as in the
+/// pip, and duels weighed that. A covered ace whose corner lay on another card read as the Ac,
+/// one on the felt as the As (deals 20 and 21: 18 places wrong at 800x600 and 1024x768, unsure
+/// at the larger sizes). Suits are now weighed where they differ in most ranks alike: none is
+/// read wrong, and on cards at least as large as at calibration every ace is read right. (On
+/// smaller cards what the pip's top shows is a row of pixels or two, and an ace may be unsure.)
 #[test]
-fn a_suit_duel_against_the_whole_corner_does_not_decide_on_large_cards_either() {
+fn suits_are_told_apart_by_their_glyphs_not_by_where_their_cards_lay_at_calibration() {
     let mut r = Renderer::with_look(Theme::load("simplistic").unwrap(), Look::Msc);
     let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
     let mut matcher = Matcher::new(&templates);
-    for size in [(2560, 1440, 1.0), (1920, 1080, 1.5)] {
+    let small = [(800, 600, 1.0), (1024, 768, 1.0)];
+    let large = [(2560, 1440, 1.0), (1920, 1080, 1.5)];
+    for size in small.into_iter().chain(large) {
         let tally = measure(&mut r, &mut matcher, size, 20..22);
         assert_eq!(tally.wrong, 0, "{size:?}:\n{}", tally.mistakes.join("\n"));
-        // The covered aces are among the places looked at, and left open.
-        let aces = |m: &&String| m.contains(" is Ac, read ?") || m.contains(" is As, read ?");
-        assert!(
-            tally.mistakes.iter().filter(aces).count() >= 3,
-            "{size:?}: {:?}",
-            tally.mistakes
-        );
+        if large.contains(&size) {
+            let aces = |m: &&String| m.contains(" is Ac, ") || m.contains(" is As, ");
+            let open: Vec<&String> = tally.mistakes.iter().filter(aces).collect();
+            assert!(open.is_empty(), "{size:?}: {open:?}");
+        }
     }
 }
 

@@ -416,7 +416,9 @@ fn a_top_strip_whose_pip_differs_past_the_corner_settles_the_suit() {
     // anglo_poker's covered 2c at 800x600 (deal 8, place 1) shows a tiny club under its rank and
     // the top of a big club pip in its strip; its strip and the 2s's are alike as a whole (0.963,
     // more than ornamental's eights), but past the index corner they differ (0.945, the pip), and
-    // the strip settles it. Without the strip templates it is unsure.
+    // the strip settles it. Without the strip templates it was unsure; since suits duel only
+    // where they differ the same way under most ranks (`Matcher::suits_differ`), the corner alone
+    // reads it too, and without the strips it must be read right or left unsure, never wrong.
     let mut r = Renderer::new(Theme::load("anglo_poker").unwrap());
     let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED)).unwrap();
     let mut without = templates.clone();
@@ -438,7 +440,8 @@ fn a_top_strip_whose_pip_differs_past_the_corner_settles_the_suit() {
                 );
             } else {
                 assert!(
-                    matches!(board.pyramid[1], Seen::Unknown(_)),
+                    matches!(board.pyramid[1], Seen::Unknown(_))
+                        || same_place(board.pyramid[1], expected),
                     "without the strip: {:?}",
                     board.pyramid[1]
                 );

@@ -645,7 +645,7 @@ impl Matcher {
             if self.suits_apart[a / 13][b / 13] < MIN_APART {
                 return None;
             }
-            apart(&self.suit_means[a / 13], &self.suit_means[b / 13])
+            self.suits_differ(a / 13, b / 13)
         } else if a / 13 == b / 13 {
             self.ranks_differ(a % 13, b % 13)
         } else {
@@ -663,6 +663,46 @@ impl Matcher {
             dab,
             region,
         })
+    }
+
+    /// Where two suits differ the same way under most ranks: per template value, the difference
+    /// of the two suits' means, times how much of it goes one way (the sum of the ranks'
+    /// differences over the sum of their sizes: 1 when every rank's goes the same way, near 0
+    /// when as much goes each way). What lies past a card's rounded corner (felt, or the card
+    /// under it) differs between two cards by where each lay in the calibration deal, one way
+    /// under some ranks and the other way under others; the suit's glyph differs the same way
+    /// under every rank that shows it. (The means alone kept the first: simplistic's clubs lay
+    /// on the felt more often than its spades, and in MSC's look a covered ace whose corner lay
+    /// on another card read as the Ac, one on the felt as the As.)
+    pub(crate) fn suits_differ(&self, sa: usize, sb: usize) -> Vec<f32> {
+        let ranks: Vec<usize> = (0..13)
+            .filter(|&r| {
+                (self.no_index >> (sa * 13 + r)) & 1 == 0
+                    && (self.no_index >> (sb * 13 + r)) & 1 == 0
+            })
+            .collect();
+        let ranks = if ranks.is_empty() {
+            (0..13).collect()
+        } else {
+            ranks
+        };
+        let n = self.templates[0].values.len();
+        (0..n)
+            .map(|i| {
+                let (mut sum, mut size) = (0.0f32, 0.0f32);
+                for &r in &ranks {
+                    let d = self.templates[sa * 13 + r].values[i]
+                        - self.templates[sb * 13 + r].values[i];
+                    sum += d;
+                    size += d.abs();
+                }
+                if size > 0.0 {
+                    sum.abs() / ranks.len() as f32 * (sum.abs() / size)
+                } else {
+                    0.0
+                }
+            })
+            .collect()
     }
 
     /// Where two ranks differ in every suit alike: per template value, the least difference of
@@ -703,8 +743,9 @@ impl Matcher {
     /// How clearly the corner looks like card `a` rather than card `b`, judged only where they
     /// differ: +1 exactly `a`, −1 exactly `b`, 0 when the templates cannot tell.
     ///
-    /// Where they differ is taken from the means of their suits (two cards of one rank), or from
-    /// where their ranks differ in every suit alike (one suit), so that it is the glyph that
+    /// Where they differ is taken from where their suits differ under most ranks alike (two cards
+    /// of one rank: see `suits_differ`), or from where their ranks differ in every suit alike (one
+    /// suit), so that it is the glyph that
     /// differs and not how each template's glyph fell on the pixels, or what lay past its card's
     /// corner. Each template is lined up on its own over that part and what is around it, within
     /// half a pixel of where it fits the whole corner best: the suit under a rank can sit a little
