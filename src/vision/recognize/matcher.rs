@@ -665,6 +665,19 @@ impl Matcher {
         })
     }
 
+    /// Of `0..count`, those whose two `cards` both have an index corner (see `no_index`); all of
+    /// them when none does.
+    fn with_index(&self, count: usize, cards: impl Fn(usize) -> [usize; 2]) -> Vec<usize> {
+        let shown: Vec<usize> = (0..count)
+            .filter(|&i| cards(i).iter().all(|&k| (self.no_index >> k) & 1 == 0))
+            .collect();
+        if shown.is_empty() {
+            (0..count).collect()
+        } else {
+            shown
+        }
+    }
+
     /// Where two suits differ the same way under most ranks: per template value, the difference
     /// of the two suits' means, times how much of it goes one way (the sum of the ranks'
     /// differences over the sum of their sizes: 1 when every rank's goes the same way, near 0
@@ -675,17 +688,7 @@ impl Matcher {
     /// on the felt more often than its spades, and in MSC's look a covered ace whose corner lay
     /// on another card read as the Ac, one on the felt as the As.)
     pub(crate) fn suits_differ(&self, sa: usize, sb: usize) -> Vec<f32> {
-        let ranks: Vec<usize> = (0..13)
-            .filter(|&r| {
-                (self.no_index >> (sa * 13 + r)) & 1 == 0
-                    && (self.no_index >> (sb * 13 + r)) & 1 == 0
-            })
-            .collect();
-        let ranks = if ranks.is_empty() {
-            (0..13).collect()
-        } else {
-            ranks
-        };
+        let ranks = self.with_index(13, |r| [sa * 13 + r, sb * 13 + r]);
         let n = self.templates[0].values.len();
         (0..n)
             .map(|i| {
@@ -708,17 +711,7 @@ impl Matcher {
     /// Where two ranks differ in every suit alike: per template value, the least difference of
     /// the two ranks' templates over the suits when all go the same way, else 0.
     pub(crate) fn ranks_differ(&self, ra: usize, rb: usize) -> Vec<f32> {
-        let suits: Vec<usize> = (0..4)
-            .filter(|&s| {
-                (self.no_index >> (s * 13 + ra)) & 1 == 0
-                    && (self.no_index >> (s * 13 + rb)) & 1 == 0
-            })
-            .collect();
-        let suits = if suits.is_empty() {
-            (0..4).collect()
-        } else {
-            suits
-        };
+        let suits = self.with_index(4, |s| [s * 13 + ra, s * 13 + rb]);
         let n = self.templates[0].values.len();
         (0..n)
             .map(|i| {
@@ -745,9 +738,8 @@ impl Matcher {
     ///
     /// Where they differ is taken from where their suits differ under most ranks alike (two cards
     /// of one rank: see `suits_differ`), or from where their ranks differ in every suit alike (one
-    /// suit), so that it is the glyph that
-    /// differs and not how each template's glyph fell on the pixels, or what lay past its card's
-    /// corner. Each template is lined up on its own over that part and what is around it, within
+    /// suit), so that it is the glyph that differs and not how each template's glyph fell on the
+    /// pixels, or what lay past its card's corner. Each template is lined up on its own over that part and what is around it, within
     /// half a pixel of where it fits the whole corner best: the suit under a rank can sit a little
     /// off where the rank puts it.
     pub fn duel(&self, look: &Look, a: usize, b: usize) -> f32 {
