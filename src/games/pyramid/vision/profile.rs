@@ -62,6 +62,8 @@ impl Profile {
             row_step: 43.0 / 140.0,
             stock_dx: -0.76,
             pile_gap: 0.04,
+            // As the practice profile's: art drawn taller than MSC's own cards (orell's and
+            // tarocco's, 1.65) is located at its height (see docs/vision.md).
             aspect_range: [1.2, 1.7],
             card_width_share: [0.06, 0.14],
             index_box: [0.02, 0.02, 0.2, 0.27],
