@@ -102,13 +102,24 @@ pub fn refusal(misreads: &[Misread]) -> String {
         n if n > 8 => format!(" and {} more", n - 8),
         _ => String::new(),
     };
-    // What the picture lacks: where every misread is of the right rank, the suit.
-    let missing = if misreads.iter().all(|m| m.card.rank == m.read.rank) {
-        "what a corner shows of these cards tells their rank but not their suit: on a covered card \
-the suit glyph can lie under the card over it"
-    } else {
-        "art that prints the rank only away from the card's top-left corner cannot be read yet"
-    };
+    // What the picture lacks, for each kind of misread: a card read as its own rank in the other
+    // suit, the suit; as another rank, the rank.
+    let suits = misreads.iter().any(|m| m.card.rank == m.read.rank);
+    let ranks = misreads.iter().any(|m| m.card.rank != m.read.rank);
+    let mut lacks = Vec::new();
+    if suits {
+        lacks.push(
+            "what a corner shows of some cards tells their rank but not their suit: on a covered \
+card the suit glyph can lie under the card over it",
+        );
+    }
+    if ranks {
+        lacks.push(
+            "what a corner shows of some cards does not tell their rank from another's at every \
+size (and art that prints the rank only away from the card's top-left corner cannot be read yet)",
+        );
+    }
+    let missing = lacks.join("; ");
     format!(
         "this card art's index corners do not tell every card apart: read back at other sizes, \
 the calibration deal's {}{more} were read as other cards. The reader would guess on such cards, \
@@ -129,15 +140,25 @@ mod tests {
         }
     }
 
-    /// The refusal names the cards, and says what the picture lacks: the suit, where every card
-    /// was read as its own rank.
+    /// The refusal names the cards, and says what the picture lacks: the suit where a card was
+    /// read as its own rank, the rank where it was read as another, both where both happened.
     #[test]
     fn a_refusal_names_the_cards_and_what_their_corners_lack() {
         let suits = refusal(&[misread("8d", "8h"), misread("8h", "8d")]);
         assert!(suits.contains("8d as 8h (cards 130% as wide)"), "{suits}");
         assert!(suits.contains("rank but not their suit"), "{suits}");
-        let ranks = refusal(&[misread("8d", "8h"), misread("6s", "9s")]);
-        assert!(ranks.contains("6s as 9s"), "{ranks}");
+        assert!(!suits.contains("rank from another's"), "{suits}");
+        let ranks = refusal(&[misread("6s", "8s"), misread("6d", "9d")]);
+        assert!(ranks.contains("6s as 8s"), "{ranks}");
+        assert!(ranks.contains("rank from another's"), "{ranks}");
         assert!(!ranks.contains("not their suit"), "{ranks}");
+        // Both kinds (KDE's nicu-white in the msc look: Qd as 9d, 9s as 9c): both said.
+        let both = refusal(&[misread("Qd", "9d"), misread("9s", "9c")]);
+        assert!(
+            both.contains("Qd as 9d") && both.contains("9s as 9c"),
+            "{both}"
+        );
+        assert!(both.contains("rank but not their suit"), "{both}");
+        assert!(both.contains("rank from another's"), "{both}");
     }
 }
