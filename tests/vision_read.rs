@@ -100,6 +100,27 @@ fn a_place_a_card_lies_on_holds_a_card_however_faint_its_top_edge() {
     assert_none(&errors);
 }
 
+/// A card that nothing lies on and whose top edge does not show: KDE's standard deck draws its Js
+/// at 800x600 with no top border, white over the white faces of the cards behind. The place was
+/// read as empty whatever its corner showed, and the card's face below the row over it then as
+/// something lying where no card belongs, so the frame was refused ("77x20 pixels"). Its bottom
+/// edge shows where a card lying there ends (an empty place shows the felt there, or the cards
+/// behind, which end a row higher): it is read now, and no frame is refused or place misread.
+#[test]
+fn a_card_whose_top_edge_does_not_show_is_read_by_where_it_ends() {
+    const STANDARD: &str = "/usr/share/carddecks/svg-standard/standard.svgz";
+    assert!(
+        std::path::Path::new(STANDARD).is_file(),
+        "{STANDARD} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
+    );
+    // Deal 1 shows the Js on the bottom row; a place left unsure is not in question here.
+    let faults: Vec<String> = mistakes_in(Look::Msc, STANDARD, &[(800, 600, 1.0)], 2)
+        .into_iter()
+        .filter(|m| !m.ends_with("read ?"))
+        .collect();
+    assert_none(&faults);
+}
+
 /// guyenne-classic's court corners show a pip and no letter, so its Js, Qs and Ks corners are
 /// drawn alike, and a duel between them weighs how each fell on the pixels. In MSC's look at
 /// 2560×1440 a covered Qs's corner leaned to the Ks and Js by more than a read's margin, so the

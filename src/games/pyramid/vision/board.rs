@@ -436,11 +436,30 @@ pub fn read_board_reusing(
         let (in_pyramid, edge) = (places[i].1, edge_strength[i]);
         let (x, y) = corners[i];
         let no_side = || left_edge_continuity(frame, x as i32, y as i32, w, strip) < SIDE_EDGE;
-        if in_pyramid && edge < TOP_EDGE && (score < MIN_SCORE || edge < BARE_EDGE || no_side()) {
+        // A card whose top edge does not show (kde-standard's Js draws none at 800x600, white
+        // over the white faces behind) and that nothing lies on shows its bottom edge where a
+        // card lying here ends: with its left edge and a corner read clearly, it is a card. An
+        // empty place shows there the felt, or the cards behind, which end a row higher.
+        let clear = score >= MIN_SCORE && margin >= MIN_MARGIN;
+        let ends_here = || {
+            let slot = places[i].0;
+            bottom_edge_shown(
+                frame,
+                slot,
+                Rect::new(slot.x, slot.bottom() - 2, slot.w, 5),
+                w,
+            )
+        };
+        if in_pyramid && edge < TOP_EDGE && clear && !no_side() && ends_here() {
+            take(&mut seen, &mut free, i, k, confidence);
+        } else if in_pyramid
+            && edge < TOP_EDGE
+            && (score < MIN_SCORE || edge < BARE_EDGE || no_side())
+        {
             // No card's top edge, and nothing like a card, hardly an edge at all or no left edge
             // either: an empty slot over the cards behind it (whose pips may look like an index).
             seen[i] = Seen::Empty;
-        } else if score >= MIN_SCORE && margin >= MIN_MARGIN && !(in_pyramid && edge < TOP_EDGE) {
+        } else if clear && !(in_pyramid && edge < TOP_EDGE) {
             take(&mut seen, &mut free, i, k, confidence);
         } else {
             seen[i] = Seen::Unknown(confidence);
