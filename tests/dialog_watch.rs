@@ -258,3 +258,54 @@ fn over_the_held_out_themes_no_dialog_is_seen_where_there_is_none() {
     }
     eprintln!("held-out themes: {seen} of {shown} dialogs seen");
 }
+
+/// Faces whose borders do not show run on into each other: KDE's standard deck at 800x600 in the
+/// msc look draws some cards with no border where they lie over a white face, so after 29 steps
+/// of deal 1 (the agent's line) the 2d, Ad and Jh made one white box 120 pixels wide. A box in a
+/// colour the table never showed wide was taken for a dialog, and the agent stopped ("a dialog
+/// over the table ... with 0 buttons"). In the faces' own colour, over cards that stay, a box is
+/// now a dialog only where it hides their ink or covers felt: none is seen there, and the
+/// interruptions are still found over those cards.
+#[test]
+fn faces_whose_borders_do_not_show_are_no_dialog() {
+    const STANDARD: &str = "/usr/share/carddecks/svg-standard/standard.svgz";
+    assert!(
+        std::path::Path::new(STANDARD).is_file(),
+        "{STANDARD} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
+    );
+    let mut renderer = Renderer::with_look(Theme::load(STANDARD).unwrap(), Look::Msc);
+    let l: Layout = renderer.layout(800, 600, 1.0);
+    let deck = Deck::shuffled(1);
+    let start = State::deal(&deck);
+    let line = solitaire_agent::games::pyramid::solver::solve(&start)
+        .unwrap()
+        .steps
+        .expect("deal 1 is solvable");
+    let first = renderer.render(&Scene::still(&start, None, "DEAL 1".into()), &l);
+    let mut watch = DialogWatch::new(&first, card_area(&l), l.card_w as f32, l.card_h as f32);
+    let mut state = start.clone();
+    for (n, &step) in line.iter().enumerate().take(32) {
+        let mut next = state.clone();
+        next.apply(step).unwrap();
+        expect(&mut watch, &mut renderer, &l, &state, &next);
+        let picture = renderer.render(&Scene::still(&next, None, "STATUS".into()), &l);
+        assert_eq!(
+            watch.find(&picture),
+            None,
+            "a dialog found after {} steps ({step:?})",
+            n + 1
+        );
+        state = next;
+    }
+    // A dialog over those cards is still seen.
+    for kind in Interruption::ALL {
+        let mut scene = Scene::still(&state, None, "STATUS".into());
+        scene.interruption = Some(kind);
+        let picture = renderer.render(&scene, &l);
+        let want = l.chrome.popup(kind).panel;
+        let seen = watch
+            .find(&picture)
+            .unwrap_or_else(|| panic!("{} not seen", kind.name()));
+        assert!(overlap(seen.panel, want) > 0.8, "{}: {seen:?}", kind.name());
+    }
+}

@@ -368,16 +368,18 @@ impl DialogWatch {
                     .iter()
                     .any(|(f, h)| mostly_over(*f, *p) && hue_distance(*h, hue(*c)) < HUE_APART)
             })
-            // In a colour the table showed (the cards' faces), a box is laid over the table only
-            // where it covers felt: cards only ever leave it.
+            // In a colour the table showed (the felt, or the faces of the cards the box lies on:
+            // faces whose borders do not show run on into each other wider than a card), a box is
+            // laid over the table only where it covers felt, or hides the cards' ink: cards only
+            // ever leave it.
             .filter(|(p, c)| {
-                self.unlike_table(&Run {
+                let table_coloured = !self.unlike_table(&Run {
                     y: p.y,
                     x0: p.x,
                     x1: p.right(),
                     rgb: *c,
-                }) || self.felt_share(*p) >= OVER_FELT
-                    || self.hides_ink(frame, *p, *c)
+                }) || self.faces_in(*p).is_some_and(|f| apart(f, *c) <= FLAT);
+                !table_coloured || self.felt_share(*p) >= OVER_FELT || self.hides_ink(frame, *p, *c)
             })
             .max_by_key(|(p, _)| p.w as i64 * p.h as i64)?;
         let panel = grow(frame, panel, colour);
@@ -445,6 +447,36 @@ impl DialogWatch {
         let Some(read) = self.read.as_deref() else {
             return false;
         };
+        let on_cards = self.on_staying_cards(panel);
+        let Some(face) = most_common(on_cards.iter().map(|&(x, y)| rgb(read, x, y))) else {
+            return false;
+        };
+        let (mut ink, mut hidden) = (0usize, 0usize);
+        for &(x, y) in &on_cards {
+            if apart(rgb(read, x, y), face) > 3 * FLAT {
+                ink += 1;
+                if apart(rgb(frame, x, y), colour) <= FLAT {
+                    hidden += 1;
+                }
+            }
+        }
+        let least = (INK_AREA * self.card_w * self.card_h).max(4.0);
+        ink as f32 >= least && hidden as f32 >= INK_HIDDEN * ink as f32
+    }
+
+    /// The faces' colour (the most common) that the last frame read right showed inside `panel`
+    /// on the cards that stay (`expect_cards`), if any.
+    fn faces_in(&self, panel: Rect) -> Option<[i32; 3]> {
+        let read = self.read.as_deref()?;
+        most_common(
+            self.on_staying_cards(panel)
+                .into_iter()
+                .map(|(x, y)| rgb(read, x, y)),
+        )
+    }
+
+    /// The pixels inside `panel` on the cards that stay and off those that change.
+    fn on_staying_cards(&self, panel: Rect) -> Vec<(i32, i32)> {
         let box_ = clip(panel, self.size);
         let mut on_cards = Vec::new();
         for y in box_.y..box_.bottom() {
@@ -461,20 +493,7 @@ impl DialogWatch {
                 }
             }
         }
-        let Some(face) = most_common(on_cards.iter().map(|&(x, y)| rgb(read, x, y))) else {
-            return false;
-        };
-        let (mut ink, mut hidden) = (0usize, 0usize);
-        for &(x, y) in &on_cards {
-            if apart(rgb(read, x, y), face) > 3 * FLAT {
-                ink += 1;
-                if apart(rgb(frame, x, y), colour) <= FLAT {
-                    hidden += 1;
-                }
-            }
-        }
-        let least = (INK_AREA * self.card_w * self.card_h).max(4.0);
-        ink as f32 >= least && hidden as f32 >= INK_HIDDEN * ink as f32
+        on_cards
     }
 
     /// Flat boxes inside `panel` of a colour apart from the panel's: its buttons.
