@@ -263,9 +263,10 @@ fn over_the_held_out_themes_no_dialog_is_seen_where_there_is_none() {
 /// msc look draws some cards with no border where they lie over a white face, so after 29 steps
 /// of deal 1 (the agent's line) the 2d, Ad and Jh made one white box 120 pixels wide. A box in a
 /// colour the table never showed wide was taken for a dialog, and the agent stopped ("a dialog
-/// over the table ... with 0 buttons"). In the faces' own colour, over cards that stay, a box is
-/// now a dialog only where it hides their ink or covers felt: none is seen there, and the
-/// interruptions are still found over those cards.
+/// over the table ... with 0 buttons"). A box in the faces' colour lying on the cards the last
+/// frame read right showed, with no button, is now taken for those faces: none is seen there,
+/// after each step or before the next one's click, and the interruptions (each with a button)
+/// are still found over those cards.
 #[test]
 fn faces_whose_borders_do_not_show_are_no_dialog() {
     const STANDARD: &str = "/usr/share/carddecks/svg-standard/standard.svgz";
@@ -283,20 +284,27 @@ fn faces_whose_borders_do_not_show_are_no_dialog() {
         .expect("deal 1 is solvable");
     let first = renderer.render(&Scene::still(&start, None, "DEAL 1".into()), &l);
     let mut watch = DialogWatch::new(&first, card_area(&l), l.card_w as f32, l.card_h as f32);
-    let mut state = start.clone();
-    for (n, &step) in line.iter().enumerate().take(32) {
-        let mut next = state.clone();
-        next.apply(step).unwrap();
-        expect(&mut watch, &mut renderer, &l, &state, &next);
-        let picture = renderer.render(&Scene::still(&next, None, "STATUS".into()), &l);
-        assert_eq!(
-            watch.find(&picture),
-            None,
-            "a dialog found after {} steps ({step:?})",
-            n + 1
-        );
-        state = next;
+    let states: Vec<State> = line
+        .iter()
+        .take(33)
+        .scan(start.clone(), |state, &step| {
+            state.apply(step).unwrap();
+            Some(state.clone())
+        })
+        .collect();
+    for n in 1..states.len() {
+        let (before, now) = (&states[n - 1], &states[n]);
+        let picture = renderer.render(&Scene::still(now, None, "STATUS".into()), &l);
+        // As the agent looks: once the step is played (the picture before it read right), and
+        // before the next step's click (this picture read right, the next step's cards told).
+        expect(&mut watch, &mut renderer, &l, before, now);
+        assert_eq!(watch.find(&picture), None, "a dialog after {n} steps");
+        if let Some(next) = states.get(n + 1) {
+            expect(&mut watch, &mut renderer, &l, now, next);
+            assert_eq!(watch.find(&picture), None, "a dialog before step {}", n + 1);
+        }
     }
+    let state = states.last().unwrap().clone();
     // A dialog over those cards is still seen.
     for kind in Interruption::ALL {
         let mut scene = Scene::still(&state, None, "STATUS".into());

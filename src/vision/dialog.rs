@@ -35,6 +35,9 @@ const OK_MATCH: f32 = 0.9;
 /// The share of the ink a box covers on cards that stay (what the last frame read right showed
 /// apart from the faces' colour there) that must now be the box's colour for the box to hide it.
 const INK_HIDDEN: f32 = 0.6;
+/// The share of a box that must lie on cards that stay for it to be taken for their faces (see
+/// `faces_of_cards_under`).
+const ON_CARDS: f32 = 0.9;
 /// The least ink, in card areas, a box must hide: more than a stray mark, about a rank glyph's.
 const INK_AREA: f32 = 1.0 / 200.0;
 
@@ -368,18 +371,24 @@ impl DialogWatch {
                     .iter()
                     .any(|(f, h)| mostly_over(*f, *p) && hue_distance(*h, hue(*c)) < HUE_APART)
             })
-            // In a colour the table showed (the felt, or the faces of the cards the box lies on:
-            // faces whose borders do not show run on into each other wider than a card), a box is
-            // laid over the table only where it covers felt, or hides the cards' ink: cards only
-            // ever leave it.
+            // In a colour the table showed (the cards' faces), a box is laid over the table only
+            // where it covers felt: cards only ever leave it.
             .filter(|(p, c)| {
-                let table_coloured = !self.unlike_table(&Run {
+                self.unlike_table(&Run {
                     y: p.y,
                     x0: p.x,
                     x1: p.right(),
                     rgb: *c,
-                }) || self.faces_in(*p).is_some_and(|f| apart(f, *c) <= FLAT);
-                !table_coloured || self.felt_share(*p) >= OVER_FELT || self.hides_ink(frame, *p, *c)
+                }) || self.felt_share(*p) >= OVER_FELT
+                    || self.hides_ink(frame, *p, *c)
+            })
+            // Faces whose borders do not show run on into each other wider than a card: a box in
+            // the faces' colour lying on cards that stay, with no button, is those faces. (A
+            // window over the cards with no button either leaves the board unreadable, which
+            // stops play on its own.)
+            .filter(|(p, c)| {
+                !(self.faces_of_cards_under(*p, *c)
+                    && self.buttons(frame, grow(frame, *p, *c), *c).is_empty())
             })
             .max_by_key(|(p, _)| p.w as i64 * p.h as i64)?;
         let panel = grow(frame, panel, colour);
@@ -447,36 +456,6 @@ impl DialogWatch {
         let Some(read) = self.read.as_deref() else {
             return false;
         };
-        let on_cards = self.on_staying_cards(panel);
-        let Some(face) = most_common(on_cards.iter().map(|&(x, y)| rgb(read, x, y))) else {
-            return false;
-        };
-        let (mut ink, mut hidden) = (0usize, 0usize);
-        for &(x, y) in &on_cards {
-            if apart(rgb(read, x, y), face) > 3 * FLAT {
-                ink += 1;
-                if apart(rgb(frame, x, y), colour) <= FLAT {
-                    hidden += 1;
-                }
-            }
-        }
-        let least = (INK_AREA * self.card_w * self.card_h).max(4.0);
-        ink as f32 >= least && hidden as f32 >= INK_HIDDEN * ink as f32
-    }
-
-    /// The faces' colour (the most common) that the last frame read right showed inside `panel`
-    /// on the cards that stay (`expect_cards`), if any.
-    fn faces_in(&self, panel: Rect) -> Option<[i32; 3]> {
-        let read = self.read.as_deref()?;
-        most_common(
-            self.on_staying_cards(panel)
-                .into_iter()
-                .map(|(x, y)| rgb(read, x, y)),
-        )
-    }
-
-    /// The pixels inside `panel` on the cards that stay and off those that change.
-    fn on_staying_cards(&self, panel: Rect) -> Vec<(i32, i32)> {
         let box_ = clip(panel, self.size);
         let mut on_cards = Vec::new();
         for y in box_.y..box_.bottom() {
@@ -493,7 +472,44 @@ impl DialogWatch {
                 }
             }
         }
-        on_cards
+        let Some(face) = most_common(on_cards.iter().map(|&(x, y)| rgb(read, x, y))) else {
+            return false;
+        };
+        let (mut ink, mut hidden) = (0usize, 0usize);
+        for &(x, y) in &on_cards {
+            if apart(rgb(read, x, y), face) > 3 * FLAT {
+                ink += 1;
+                if apart(rgb(frame, x, y), colour) <= FLAT {
+                    hidden += 1;
+                }
+            }
+        }
+        let least = (INK_AREA * self.card_w * self.card_h).max(4.0);
+        ink as f32 >= least && hidden as f32 >= INK_HIDDEN * ink as f32
+    }
+
+    /// Whether `panel`, in `colour`, lies on the cards the last frame read right showed (those
+    /// that stay through the step being played and those it changes: `expect_cards`), nearly all
+    /// of it, in the colour that frame showed most there: their faces'.
+    fn faces_of_cards_under(&self, panel: Rect, colour: [i32; 3]) -> bool {
+        let Some(read) = self.read.as_deref() else {
+            return false;
+        };
+        let area = clip(panel, self.size);
+        let on_cards: Vec<(i32, i32)> = (area.y..area.bottom())
+            .flat_map(|y| (area.x..area.right()).map(move |x| (x, y)))
+            .filter(|&(x, y)| {
+                self.staying
+                    .iter()
+                    .chain(&self.changing)
+                    .any(|c| c.contains(x, y))
+            })
+            .collect();
+        let all = (area.w.max(0) * area.h.max(0)) as f32;
+        all > 0.0
+            && on_cards.len() as f32 >= ON_CARDS * all
+            && most_common(on_cards.iter().map(|&(x, y)| rgb(read, x, y)))
+                .is_some_and(|face| apart(face, colour) <= FLAT)
     }
 
     /// Flat boxes inside `panel` of a colour apart from the panel's: its buttons.
