@@ -4,6 +4,8 @@
 //! windows and display scales, with card art of either colour of back and face; and it finds
 //! nothing over a table without one, whatever the position, selection or cards left.
 
+mod common;
+
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::table::layout::Layout;
 use solitaire_agent::games::pyramid::table::scene::{Scene, Selection};
@@ -270,10 +272,7 @@ fn over_the_held_out_themes_no_dialog_is_seen_where_there_is_none() {
 #[test]
 fn faces_whose_borders_do_not_show_are_no_dialog() {
     const STANDARD: &str = "/usr/share/carddecks/svg-standard/standard.svgz";
-    assert!(
-        std::path::Path::new(STANDARD).is_file(),
-        "{STANDARD} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
-    );
+    common::assert_kde_deck(STANDARD);
     let mut renderer = Renderer::with_look(Theme::load(STANDARD).unwrap(), Look::Msc);
     let l: Layout = renderer.layout(800, 600, 1.0);
     let deck = Deck::shuffled(1);

@@ -310,10 +310,7 @@ fn corners_that_show_the_suit_where_the_rank_should_be_are_refused_for_that() {
     use solitaire_agent::games::pyramid::vision::accuracy::calibrate_rendered;
     use solitaire_agent::vision::label_check::suit_where_rank_is;
     const OXYGEN: &str = "/usr/share/carddecks/svg-oxygen/oxygen.svgz";
-    assert!(
-        std::path::Path::new(OXYGEN).is_file(),
-        "{OXYGEN} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
-    );
+    common::assert_kde_deck(OXYGEN);
     let deck = Deck::shuffled(1000);
     let mut renderer = Renderer::new(Theme::load(OXYGEN).expect("oxygen loads"));
     let Err(said) = calibrate_rendered(&mut renderer, &deck) else {
@@ -349,10 +346,7 @@ fn corners_that_show_the_suit_where_the_rank_should_be_are_refused_for_that() {
 #[test]
 fn court_pictures_beside_the_index_are_not_taken_for_an_exchanged_suit() {
     const JOLLY_ROYAL: &str = "/usr/share/carddecks/svg-jolly-royal/jolly-royal.svgz";
-    assert!(
-        std::path::Path::new(JOLLY_ROYAL).is_file(),
-        "{JOLLY_ROYAL} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
-    );
+    common::assert_kde_deck(JOLLY_ROYAL);
     for seed in [24301, 1] {
         // Cut as calibration cuts them (`cut_corners`: borderless art at its slots, the box ended
         // above the cards lying over them).

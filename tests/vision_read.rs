@@ -3,6 +3,8 @@
 //! read must be right, with no unknowns. (The sizes here are those where reading is exact today;
 //! `solitaire-agent accuracy` measures the others, see the README's vision section.)
 
+mod common;
+
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::position_after;
 use solitaire_agent::games::pyramid::table::scene::{Scene, Selection};
@@ -109,10 +111,7 @@ fn a_place_a_card_lies_on_holds_a_card_however_faint_its_top_edge() {
 #[test]
 fn a_card_whose_top_edge_does_not_show_is_read_by_where_it_ends() {
     const STANDARD: &str = "/usr/share/carddecks/svg-standard/standard.svgz";
-    assert!(
-        std::path::Path::new(STANDARD).is_file(),
-        "{STANDARD} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
-    );
+    common::assert_kde_deck(STANDARD);
     // Deal 1 shows the Js on the bottom row; a place left unsure is not in question here.
     let faults: Vec<String> = mistakes_in(Look::Msc, STANDARD, &[(800, 600, 1.0)], 2)
         .into_iter()

@@ -7,6 +7,8 @@
 //! only (KDE's jolly-royal), also where `play --sim` calibrates it. The KDE decks come from
 //! `scripts/setup` (Debian's kdegames-card-data-kf5).
 
+mod common;
+
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::vision::accuracy::{
     calibrate_rendered, calibrate_rendered_at, calibration_frames, measure, CALIBRATION_SEED,
@@ -23,10 +25,7 @@ const JOLLY_ROYAL: &str = "/usr/share/carddecks/svg-jolly-royal/jolly-royal.svgz
 
 #[test]
 fn art_whose_corners_do_not_tell_cards_apart_is_refused() {
-    assert!(
-        std::path::Path::new(OXYGEN_WHITE).is_file(),
-        "{OXYGEN_WHITE} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
-    );
+    common::assert_kde_deck(OXYGEN_WHITE);
     let theme = Theme::load(OXYGEN_WHITE).expect("oxygen-white loads");
     let mut renderer = Renderer::new(theme);
     let deck = Deck::shuffled(CALIBRATION_SEED);
@@ -62,10 +61,7 @@ fn art_without_card_borders_is_calibrated_as_borderless_and_read() {
 /// both sizes: no card read as another, no frame refused, at most one place in a hundred unsure.
 #[test]
 fn art_whose_outline_shows_on_some_cards_only_is_read_as_borderless() {
-    assert!(
-        std::path::Path::new(JOLLY_ROYAL).is_file(),
-        "{JOLLY_ROYAL} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
-    );
+    common::assert_kde_deck(JOLLY_ROYAL);
     read_as_borderless(JOLLY_ROYAL);
 }
 
@@ -78,10 +74,7 @@ fn art_whose_outline_shows_on_some_cards_only_is_read_as_borderless() {
 /// each) read at that size with no card read as another and no frame refused.
 #[test]
 fn jolly_royal_calibrated_where_play_sim_calibrates_reads_its_deals() {
-    assert!(
-        std::path::Path::new(JOLLY_ROYAL).is_file(),
-        "{JOLLY_ROYAL} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
-    );
+    common::assert_kde_deck(JOLLY_ROYAL);
     let mut renderer = Renderer::new(Theme::load(JOLLY_ROYAL).expect("jolly-royal loads"));
     let (w, h) = (1200, 760);
     let templates = calibrate_rendered_at(&mut renderer, &Deck::shuffled(0x5eed), (w, h), 1.0)

@@ -35,8 +35,8 @@ const OK_MATCH: f32 = 0.9;
 /// The share of the ink a box covers on cards that stay (what the last frame read right showed
 /// apart from the faces' colour there) that must now be the box's colour for the box to hide it.
 const INK_HIDDEN: f32 = 0.6;
-/// The share of a box that must lie on cards that stay for it to be taken for their faces (see
-/// `faces_of_cards_under`).
+/// The share of a box that must lie on the cards the last frame read right showed for it to be
+/// taken for their faces (see `faces_of_cards_under`).
 const ON_CARDS: f32 = 0.9;
 /// The least ink, in card areas, a box must hide: more than a stray mark, about a rank glyph's.
 const INK_AREA: f32 = 1.0 / 200.0;

@@ -232,3 +232,12 @@ impl Answers {
         out
     }
 }
+
+/// Asserts that the KDE card deck at `path` is installed (the held-out themes' source), saying how
+/// to install it when not.
+pub fn assert_kde_deck(path: &str) {
+    assert!(
+        std::path::Path::new(path).is_file(),
+        "{path} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
+    );
+}
