@@ -6,23 +6,22 @@
 //! Templates of the parts a covered card still shows (its top strip, the gap between the two
 //! cards over it) are cut too.
 
-use crate::cards::{Card, Deck, Suit};
+use crate::cards::{Card, Deck};
 use crate::games::pyramid::position::{PYRAMID_SIZE, ROWS};
 use crate::games::pyramid::vision::locate::{
     locate, locate_table_from_corners, locate_wide, NotATable, Objective,
 };
 use crate::games::pyramid::vision::profile::Profile;
-use crate::games::pyramid::vision::read_back;
 use crate::table::rect::Rect;
 use crate::vision::card_edges::{
     apart_from_the_others, top_edge_continuity, top_edge_where_it_shows, TOP_EDGE,
 };
 use crate::vision::edges::Edges;
-use crate::vision::glyph_box::suit_glyphs;
 pub use crate::vision::glyph_box::{seen_whole, SeenWhole};
 use crate::vision::label_check;
-use crate::vision::recognize::{median, sample, snap_corner, snap_pile_corner, window_of, Matcher};
-use crate::vision::templates::{Manifest, PartManifest, Templates, TEMPLATE_H, TEMPLATE_W};
+use crate::vision::recognize::{median, sample, snap_corner, snap_pile_corner, window_of};
+pub use crate::vision::showing_suits::{strip_box, templates_showing_suits};
+use crate::vision::templates::{Manifest, Templates, TEMPLATE_H, TEMPLATE_W};
 use image::{RgbImage, RgbaImage};
 use std::collections::BTreeMap;
 
@@ -244,7 +243,7 @@ pub fn corners(
 /// As `corners`; `borderless` cards' pyramid corners are cut at their slots as located, since
 /// their edges show at most over a few columns (see `cards_show_edges`), too few to snap to: a
 /// line in the ink of a card behind would be taken for one. The table is found as `search` says.
-fn corners_of(
+pub(crate) fn corners_of(
     frames: &[RgbaImage],
     profile: &Profile,
     stock: StockSeen,
@@ -599,93 +598,6 @@ table may have been found off where it lies, or the labels are wrong. {}",
         .map_err(|why| (Refused::Templates, why))
 }
 
-/// Makes a template set from the corners cut from `frames` and the cards they are (`cards[i]` for
-/// `cut.crops[i]`, see `templates_from`). Some themes print the suit beside the rank, outside the
-/// usual index corner: when templates cut there do not tell the suits apart, the corners are cut
-/// again across the card's whole top strip, and those are kept if they do. Refused when the frames,
-/// read back with the templates at other card sizes, show a card read as another (`read_back`),
-/// and, read back right, when the index corners show only the first rows of the suits' pips
-/// (`label_check::suits_cut_off`).
-pub fn templates_showing_suits(
-    frames: &[RgbaImage],
-    cut: &Corners,
-    cards: &[Card],
-    profile: &Profile,
-    name: &str,
-) -> Result<Templates, String> {
-    let templates = templates_from(cut, cards, profile, name)?;
-    let narrow = Matcher::new(&templates).shows_suits();
-    let mut templates = if narrow {
-        templates
-    } else {
-        let wide = Profile {
-            index_box: wide_index_box(profile.index_box),
-            ..profile.clone()
-        };
-        let wide_cut = corners_of(frames, &wide, cut.stock_seen, cut.borderless, cut.search)?;
-        let wide_templates = templates_from(&wide_cut, cards, &wide, name)?;
-        if Matcher::new(&wide_templates).shows_suits() {
-            wide_templates
-        } else {
-            templates
-        }
-    };
-    // The top strip a covered card shows, past the index corner (not needed when the index box
-    // already runs across it).
-    if narrow {
-        let strip = Profile {
-            index_box: strip_box(profile.index_box),
-            ..profile.clone()
-        };
-        let strip_cut = corners_of(frames, &strip, cut.stock_seen, cut.borderless, cut.search)?;
-        let strip_templates = templates_from(&strip_cut, cards, &strip, name)?;
-        templates.manifest.strip = Some(PartManifest {
-            index_box: strip.index_box,
-            cards: Card::all()
-                .map(|c| (c.to_string(), format!("strip-{c}.png")))
-                .collect(),
-        });
-        templates.strip_images = Some(strip_templates.images);
-    }
-    // The middle of the card a covered card shows between the two cards over it.
-    if let Some(gap) = gap_box(profile) {
-        templates.manifest.gap = Some(PartManifest {
-            index_box: gap,
-            cards: Card::all()
-                .map(|c| (c.to_string(), format!("gap-{c}.png")))
-                .collect(),
-        });
-        templates.gap_images = Some(part_templates(frames, cut, cards, profile, gap)?);
-    }
-    if let Some((images, suit_box)) = suit_glyphs(frames, cards, profile, cut.stock_seen)? {
-        templates.manifest.suit_box = Some(suit_box);
-        templates.manifest.suits = Some(
-            Suit::ALL
-                .iter()
-                .map(|s| (s.char().to_string(), format!("suit-{}.png", s.char())))
-                .collect(),
-        );
-        templates.suit_images = Some(images);
-    }
-    let misread = read_back::misreads(frames, cards, cut.stock_seen, profile, &templates);
-    if !misread.is_empty() {
-        return Err(read_back::refusal(&misread));
-    }
-    // Read back right, but on the first rows of a pip the next deal's cards may not be.
-    if let Some(refusal) = label_check::suits_cut_off(cut, cards) {
-        return Err(refusal);
-    }
-    Ok(templates)
-}
-
-/// The box of the top strip templates (see `PartManifest`): as tall as `index_box`, from the
-/// card's left edge past its middle, where the first pips of a number card lie (and a good part
-/// of a face card's picture).
-pub fn strip_box(index_box: [f32; 4]) -> [f32; 4] {
-    let [_, by, _, bh] = index_box;
-    [0.03, by, 0.55, bh]
-}
-
 /// The box of the gap templates (see `PartManifest`): what a covered pyramid card shows between
 /// the two cards over it (the middle of its face), down to where the card below them starts, kept
 /// `GAP_MARGIN` from each. None when the cards of a row lie too close side by side.
@@ -707,7 +619,7 @@ const MIN_GAP: f32 = 0.04;
 /// up its index corner with the others moved that (a card's edges can put its corner a few pixels
 /// off, where a line inside it is stronger). Not lined up again: a part showing pips or a picture
 /// has nothing all cards share.
-fn part_templates(
+pub(crate) fn part_templates(
     frames: &[RgbaImage],
     cut: &Corners,
     cards: &[Card],
@@ -910,6 +822,7 @@ pub fn templates_from(
             placed: Some(placed),
             no_index: (!no_index.is_empty()).then_some(no_index),
             borderless: corners.borderless,
+            suit_beside: false,
             made: None,
         },
         images,

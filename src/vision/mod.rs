@@ -19,5 +19,7 @@ pub mod proposals;
 pub mod recognize;
 pub(crate) mod sampling;
 pub mod scratch;
+pub(crate) mod showing_suits;
+pub(crate) mod suit_beside;
 pub mod suits;
 pub mod templates;

@@ -69,6 +69,12 @@ pub struct Manifest {
     /// or ink lies above it (see `calibrate::cards_show_edges`). Absent when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub borderless: bool,
+    /// Whether the suit is read where the art prints it beside the rank (`strip`: see
+    /// `suit_beside`), the index corners showing no more of it than the first rows of a pip
+    /// under the rank (`label_check::suits_cut_off`) or nothing: their duels between the suits
+    /// of one colour then weigh nothing. Absent when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub suit_beside: bool,
     /// When the set was saved (`2026-11-26 09:41:07 UTC`). Absent in sets made before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub made: Option<String>,
@@ -186,6 +192,9 @@ impl Templates {
                     Some(_) => {}
                 }
             }
+        }
+        if manifest.suit_beside && manifest.strip.is_none() {
+            damaged.push("suit_beside is set, and there are no strip templates to read it".into());
         }
         let mut suit_images = None;
         if let Some(suits) = &manifest.suits {
@@ -367,11 +376,11 @@ fn load_cards(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A set of plain templates (each card its own grey) with the four suit glyphs.
-    fn set() -> Templates {
+    pub(crate) fn set() -> Templates {
         let images: Vec<RgbImage> = (0..52)
             .map(|i| RgbImage::from_pixel(TEMPLATE_W, TEMPLATE_H, image::Rgb([i * 4, 0, 0])))
             .collect();
@@ -416,6 +425,7 @@ mod tests {
                         .collect(),
                 ),
                 borderless: false,
+                suit_beside: false,
                 made: None,
             },
             strip_images: Some(
@@ -493,6 +503,42 @@ mod tests {
             assert!(err.contains(&bad), "{err}");
             std::fs::remove_dir_all(&dir).unwrap();
         }
+    }
+
+    #[test]
+    fn a_suit_read_beside_the_rank_is_kept_and_needs_its_strip() {
+        let dir = scratch("beside");
+        let mut saved = set();
+        saved.manifest.suit_beside = true;
+        saved.save(&dir).unwrap();
+        assert!(
+            Templates::load(dir.to_str().unwrap())
+                .unwrap()
+                .manifest
+                .suit_beside
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        // A set made before it was kept loads without it.
+        let dir = scratch("notbeside");
+        set().save(&dir).unwrap();
+        let text = std::fs::read_to_string(dir.join(MANIFEST)).unwrap();
+        assert!(!text.contains("suit_beside"), "{text}");
+        assert!(
+            !Templates::load(dir.to_str().unwrap())
+                .unwrap()
+                .manifest
+                .suit_beside
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        let dir = scratch("besidenostrip");
+        let mut saved = set();
+        saved.manifest.suit_beside = true;
+        saved.manifest.strip = None;
+        saved.strip_images = None;
+        saved.save(&dir).unwrap();
+        let err = Templates::load(dir.to_str().unwrap()).unwrap_err();
+        assert!(err.contains("no strip templates"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

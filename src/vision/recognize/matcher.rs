@@ -1,7 +1,7 @@
 //! The 52 templates of one set, ready to compare with a card's index corner.
 
 use super::*;
-use crate::cards::Card;
+use crate::cards::{Card, Suit};
 use crate::vision::suits::{SuitPrototypes, SUIT_BOX};
 use crate::vision::templates::{PartManifest, Templates, TEMPLATE_H, TEMPLATE_W};
 use image::RgbaImage;
@@ -45,6 +45,10 @@ pub struct Matcher {
     /// How far apart the templates show two suits (by suit index): see `suits_apart`. (Ranks are
     /// what an index corner shows first; of suits, some themes show none there.)
     pub(crate) suits_apart: Vec<Vec<f32>>,
+    /// `suits_apart` of the templates as calibrated, before they were blurred for smaller cards:
+    /// what a corner shows of the suits at all (blurring shows no more, though it can move the
+    /// figure either way).
+    pub(crate) calibrated_suits_apart: Vec<Vec<f32>>,
     /// The same for two ranks (by rank index): see `ranks_apart`.
     pub(crate) ranks_apart: Vec<Vec<f32>>,
     pub index_box: [f32; 4],
@@ -74,6 +78,8 @@ pub struct Matcher {
     pub(crate) no_index: u64,
     /// Whether the cards' faces have no border (see `Manifest::borderless`).
     pub borderless: bool,
+    /// Whether the suit is read beside the rank, not in the corner (see `Manifest::suit_beside`).
+    pub(crate) suit_beside: bool,
 }
 
 impl Matcher {
@@ -99,6 +105,7 @@ impl Matcher {
         matcher.strip = part(&m.strip, &templates.strip_images);
         matcher.gap = part(&m.gap, &templates.gap_images);
         matcher.borderless = m.borderless;
+        matcher.suit_beside = m.suit_beside;
         matcher.placed = m.placed.as_ref().and_then(|placed| {
             Card::all()
                 .map(|c| placed.get(&c.to_string()).map(|&[x, y]| (x, y)))
@@ -117,6 +124,7 @@ impl Matcher {
         self.no_index = no_index;
         let vectors = self.templates.iter().map(|t| t.values.clone()).collect();
         self.set_vectors(vectors);
+        self.calibrated_suits_apart = self.suits_apart.clone();
     }
 
     /// A matcher of templates given as RGB values (by card index), cut at `index_box` from cards
@@ -135,11 +143,13 @@ impl Matcher {
             })
             .collect();
         let (rank_means, suit_means) = rank_and_suit_means(&vectors, 0);
+        let apart = suits_apart(&vectors, &suit_means);
         Matcher {
             raw,
             templates: vectors.iter().map(|v| Template::new(v)).collect(),
             mean: Template::new(&mean_of(&vectors, 0)),
-            suits_apart: suits_apart(&vectors, &suit_means),
+            calibrated_suits_apart: apart.clone(),
+            suits_apart: apart,
             ranks_apart: ranks_apart(&vectors, &rank_means),
             rank_means,
             suit_means,
@@ -156,6 +166,7 @@ impl Matcher {
             placed: None,
             no_index: 0,
             borderless: false,
+            suit_beside: false,
         }
     }
 
@@ -244,6 +255,8 @@ impl Matcher {
         if self.no_index != 0 {
             m.leave_out(self.no_index);
         }
+        // Under the band as elsewhere, the suit is read beside the rank.
+        m.suit_beside = self.suit_beside;
         m.prepare(card_w);
         m
     }
@@ -642,7 +655,7 @@ impl Matcher {
         let diffs = if self.pairwise {
             apart(ta, tb)
         } else if a % 13 == b % 13 {
-            if self.suits_apart[a / 13][b / 13] < MIN_APART {
+            if self.suits_shown_apart(a / 13, b / 13) < MIN_APART {
                 return None;
             }
             self.suits_differ(a / 13, b / 13)
@@ -806,6 +819,19 @@ impl Matcher {
         } else {
             1.0
         }
+    }
+
+    /// How far apart the templates show suits `sa` and `sb` (see `suits_apart`), as prepared and
+    /// as calibrated, whichever is less: suits the calibrated corners do not tell apart (tango's
+    /// clubs and spades in the msc look, whose corners end in the first rows of the pip) are no
+    /// further apart blurred for smaller cards, however the figure moves. None at all, for suits
+    /// of one colour, in a set that reads the suit beside the rank (`suit_beside`).
+    pub(crate) fn suits_shown_apart(&self, sa: usize, sb: usize) -> f32 {
+        let one_colour = Suit::ALL[sa].is_red() == Suit::ALL[sb].is_red();
+        if self.suit_beside && one_colour && sa != sb {
+            return 0.0;
+        }
+        self.suits_apart[sa][sb].min(self.calibrated_suits_apart[sa][sb])
     }
 
     /// Whether cards `a` and `b` are two suits of one rank that the templates show barely apart

@@ -330,8 +330,18 @@ pub(crate) fn by_part(
     let leader = (0..52)
         .filter(|&k| candidates[k])
         .max_by(|&a, &b| seen.best[a].0.total_cmp(&seen.best[b].0))?;
+    // The suit printed beside the rank (see `Manifest::suit_beside`), where the part shows the
+    // suits clearly apart under every rank, tells them apart however alike its pips are as a
+    // whole (tango's clubs and spades, 0.97).
+    let suits_shown = matcher.suit_beside
+        && (0..52).filter(|&k| candidates[k] && k != card).all(|k| {
+            k % 13 == card % 13 && part.suits_shown_apart(k / 13, card / 13) >= SUITS_CLEARLY_APART
+        });
     let alike = alike_past_corner(matcher, part, card, &candidates);
-    (leader == card && alike <= PART_MAX_ALIKE && part_score >= MIN_SCORE && margin >= PART_MARGIN)
+    (leader == card
+        && (suits_shown || alike <= PART_MAX_ALIKE)
+        && part_score >= MIN_SCORE
+        && margin >= PART_MARGIN)
         .then(|| (card, confidence(score, margin)))
 }
 

@@ -93,6 +93,29 @@ fn matchers_under_a_highlight_are_kept() {
     assert_eq!(m.banded.lock().unwrap().len(), KEPT_BANDED);
 }
 
+/// In a set that reads the suit beside the rank, the corners say nothing of which suit of one
+/// colour a card is, at any size and under a highlight alike; suits of two colours they tell
+/// apart as ever, and a set that reads the suit in the corner is left as it was.
+#[test]
+fn a_suit_read_beside_the_rank_is_not_read_in_the_corner() {
+    let mut m = made_up_matcher();
+    let (clubs, diamonds, hearts, spades) = (0, 1, 2, 3);
+    let apart = m.suits_shown_apart(clubs, spades);
+    assert!(apart > 0.0);
+    m.suit_beside = true;
+    let banded = m.under_band((0.1, 0.08), [200, 180, 40], 90.0, (0.5, 0.0));
+    let mut smaller = m.clone();
+    smaller.prepare(60.0);
+    for m in [&m, &*banded, &smaller] {
+        assert_eq!(m.suits_shown_apart(clubs, spades), 0.0);
+        assert_eq!(m.suits_shown_apart(hearts, diamonds), 0.0);
+        assert!(m.suits_shown_apart(clubs, hearts) > 0.0);
+        assert!(m.duel_pair(13 * clubs + 4, 13 * spades + 4).is_none());
+    }
+    m.suit_beside = false;
+    assert_eq!(m.suits_shown_apart(clubs, spades), apart);
+}
+
 /// A corner as `look` samples it, softened, with values that vary smoothly and at random.
 fn corner(seed: u32) -> Corner {
     let (w, h) = (

@@ -1,0 +1,139 @@
+//! Which templates a calibrated set keeps so that they tell the suits apart: the index corner
+//! (with the top strip past it), the corner cut across the card's whole top strip where the usual
+//! corner holds no suit, or the corner with a part where the art prints the suit a second time
+//! beside the rank (`suit_beside`). Each choice gets the parts and glyphs every set gets, and the
+//! first that reads the calibration deal back right at other card sizes is kept.
+
+use crate::cards::{Card, Suit};
+use crate::games::pyramid::vision::profile::Profile;
+use crate::games::pyramid::vision::read_back;
+use crate::vision::calibrate::{
+    corners_of, gap_box, part_templates, templates_from, wide_index_box, Corners,
+};
+use crate::vision::glyph_box::suit_glyphs;
+use crate::vision::label_check;
+use crate::vision::recognize::Matcher;
+use crate::vision::suit_beside::suit_beside_box;
+use crate::vision::templates::{PartManifest, Templates};
+use image::RgbaImage;
+
+/// Makes a template set from the corners cut from `frames` and the cards they are (`cards[i]` for
+/// `cut.crops[i]`, see `templates_from`). Where templates of the usual index corner do not tell
+/// the suits apart, or show only the first rows of the pip under the rank
+/// (`label_check::suits_cut_off`), the suit may be printed beside the rank: the corners are cut
+/// again across the card's whole top strip, and kept if they tell the suits apart, else (or if
+/// those do not read back right) the corner is kept with templates of where the suits differ
+/// beside it. Refused when the frames, read back with the templates at other card sizes, show a
+/// card read as another (`read_back`), and, read back right, when the corners show only the first
+/// rows of the suits' pips and nothing beside the rank tells them apart.
+pub fn templates_showing_suits(
+    frames: &[RgbaImage],
+    cut: &Corners,
+    cards: &[Card],
+    profile: &Profile,
+    name: &str,
+) -> Result<Templates, String> {
+    let corner = templates_from(cut, cards, profile, name)?;
+    let shows = Matcher::new(&corner).shows_suits();
+    // Corners that show only the first rows of a pip under the rank may tell the suits apart on
+    // the calibration deal and not on the next.
+    let cut_off = label_check::suits_cut_off(cut, cards);
+    let cut_at = |index_box: [f32; 4]| -> Result<Templates, String> {
+        let part = Profile {
+            index_box,
+            ..profile.clone()
+        };
+        let part_cut = corners_of(frames, &part, cut.stock_seen, cut.borderless, cut.search)?;
+        templates_from(&part_cut, cards, &part, name)
+    };
+    let mut choices = Vec::new();
+    if shows && cut_off.is_none() {
+        choices.push(with_strip(
+            corner.clone(),
+            cut_at(strip_box(profile.index_box))?,
+        ));
+    } else {
+        let wide = cut_at(wide_index_box(profile.index_box))?;
+        let beside_box = suit_beside_box(&wide, profile.index_box);
+        if cut_off.is_none() && Matcher::new(&wide).shows_suits() {
+            choices.push(wide);
+        }
+        if let Some(beside_box) = beside_box {
+            let strip = cut_at(beside_box)?;
+            if Matcher::new(&strip).shows_suits() {
+                choices.push(beside(corner.clone(), strip));
+            }
+        }
+    }
+    if choices.is_empty() {
+        choices.push(corner);
+    }
+    let gap = match gap_box(profile) {
+        Some(gap) => Some((gap, part_templates(frames, cut, cards, profile, gap)?)),
+        None => None,
+    };
+    let glyphs = suit_glyphs(frames, cards, profile, cut.stock_seen)?;
+    let mut refused = None;
+    for mut templates in choices {
+        // The middle of the card a covered card shows between the two cards over it.
+        if let Some((gap, images)) = &gap {
+            templates.manifest.gap = Some(part_manifest(*gap, "gap"));
+            templates.gap_images = Some(images.clone());
+        }
+        if let Some((images, suit_box)) = &glyphs {
+            templates.manifest.suit_box = Some(*suit_box);
+            templates.manifest.suits = Some(
+                Suit::ALL
+                    .iter()
+                    .map(|s| (s.char().to_string(), format!("suit-{}.png", s.char())))
+                    .collect(),
+            );
+            templates.suit_images = Some(images.clone());
+        }
+        let misread = read_back::misreads(frames, cards, cut.stock_seen, profile, &templates);
+        if !misread.is_empty() {
+            refused.get_or_insert_with(|| read_back::refusal(&misread));
+            continue;
+        }
+        // Read back right, but on the first rows of a pip the next deal's cards may not be,
+        // unless the suit shows beside the rank too.
+        return match &cut_off {
+            Some(refusal) if !templates.manifest.suit_beside => Err(refusal.clone()),
+            _ => Ok(templates),
+        };
+    }
+    Err(refused.expect("a refusal for every choice read back wrong"))
+}
+
+/// `corner` with `strip` as its top strip templates (see `PartManifest`), cut beside the rank
+/// where the suit is printed (see `Manifest::suit_beside`).
+fn beside(corner: Templates, strip: Templates) -> Templates {
+    let mut templates = with_strip(corner, strip);
+    templates.manifest.suit_beside = true;
+    templates
+}
+
+/// `corner` with `strip` as its top strip templates (see `PartManifest`).
+fn with_strip(mut corner: Templates, strip: Templates) -> Templates {
+    corner.manifest.strip = Some(part_manifest(strip.manifest.index_box, "strip"));
+    corner.strip_images = Some(strip.images);
+    corner
+}
+
+/// A part's manifest: its box, and each card's file `PREFIX-CARD.png`.
+fn part_manifest(index_box: [f32; 4], prefix: &str) -> PartManifest {
+    PartManifest {
+        index_box,
+        cards: Card::all()
+            .map(|c| (c.to_string(), format!("{prefix}-{c}.png")))
+            .collect(),
+    }
+}
+
+/// The box of the top strip templates (see `PartManifest`): as tall as `index_box`, from the
+/// card's left edge past its middle, where the first pips of a number card lie (and a good part
+/// of a face card's picture).
+pub fn strip_box(index_box: [f32; 4]) -> [f32; 4] {
+    let [_, by, _, bh] = index_box;
+    [0.03, by, 0.55, bh]
+}

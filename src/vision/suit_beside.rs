@@ -1,0 +1,145 @@
+//! Where card art prints the suit a second time beside the rank, across the card's top strip
+//! (tango's small pip at the top right): learnt from templates cut across that strip, as the
+//! part where the suits of one colour differ the same way under most ranks, away from the index
+//! corner. A covered card whose corner shows only the first rows of the pip under its rank
+//! still shows that one whole.
+
+use crate::vision::recognize::Matcher;
+use crate::vision::templates::{Templates, TEMPLATE_H, TEMPLATE_W};
+
+/// The box (in card widths from the card's top-left, as `Profile::index_box`) around the suit
+/// printed beside the rank, from templates `wide` cut across the top strip (their box
+/// `wide.manifest.index_box`), right of the index corner `corner`: as tall as the corner and at
+/// least as wide, so that its templates show the suit at the corner's detail and are lined up
+/// over as many pixels. None when the suits of one colour differ the same way under most ranks
+/// nowhere beside the corner, or over more of the strip than the corner is wide.
+pub fn suit_beside_box(wide: &Templates, corner: [f32; 4]) -> Option<[f32; 4]> {
+    let matcher = Matcher::new(wide);
+    let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+    let [bx, by, bw, bh] = wide.manifest.index_box;
+    let sx = bw / tw as f32;
+    let corner_right = corner[0] + corner[2];
+    // Clubs and spades, diamonds and hearts (suit indices 0 to 3: c, d, h, s).
+    let differ = [matcher.suits_differ(0, 3), matcher.suits_differ(1, 2)];
+    let at = |x: usize, y: usize| -> f32 {
+        let i = (y * tw + x) * 3;
+        differ
+            .iter()
+            .flat_map(|d| d[i..i + 3].iter().copied())
+            .fold(0.0, f32::max)
+    };
+    let beside = |x: usize| bx + x as f32 * sx >= corner_right;
+    let most_of = |only_beside: bool| {
+        (0..th)
+            .flat_map(|y| (0..tw).map(move |x| (x, y)))
+            .filter(|&(x, _)| !only_beside || beside(x))
+            .map(|(x, y)| at(x, y))
+            .fold(0.0, f32::max)
+    };
+    // Beside the rank the suits must differ a good share of the most they differ anywhere, the
+    // corner included (where they differ only in the corner, what is left beside it is how
+    // each template's ink came out).
+    let most = most_of(true);
+    if most <= SHARE * most_of(false) {
+        return None;
+    }
+    let (mut x0, mut x1) = (tw, 0);
+    for y in 0..th {
+        for x in (0..tw).filter(|&x| beside(x)) {
+            if at(x, y) >= SHARE * most {
+                (x0, x1) = (x0.min(x), x1.max(x + 1));
+            }
+        }
+    }
+    // A suit is a glyph no wider than the corner that holds the rank: suits that differ across
+    // more of the strip are not a suit printed there (a table found off where it lies cuts the
+    // strip across other cards).
+    if (x1 - x0) as f32 * sx > corner[2] {
+        return None;
+    }
+    // A margin around it (the pip sits a little off from card to card), at least the corner's
+    // width, within the strip and right of the corner.
+    let (left, right) = (bx + x0 as f32 * sx - MARGIN, bx + x1 as f32 * sx + MARGIN);
+    let w = (right - left).max(corner[2]).min(bx + bw - corner_right);
+    let left = ((left + right - w) / 2.0).clamp(corner_right, bx + bw - w);
+    Some([left, by, w, bh])
+}
+
+/// The share of the most the suits differ that marks the part they differ in (as a duel's
+/// mask does: see `Matcher::duel_pair`).
+const SHARE: f32 = 0.35;
+
+/// Margin kept around that part each way, in card widths.
+const MARGIN: f32 = 0.03;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::Card;
+    use image::{Rgb, RgbImage};
+
+    /// Templates across the top strip (the msc corner's height, 0.94 card widths wide): each
+    /// card's rank as a bar at its own height in the corner, its suit as a mark of the same ink
+    /// in the corner (two rows further down for spades and hearts) and, with `beside`, a mark
+    /// at the top right (a block for clubs and diamonds, its top half for spades and hearts).
+    fn strip_templates(beside: bool) -> Templates {
+        let images = Card::all()
+            .map(|c| {
+                let (rank, suit) = (c.index() % 13, c.index() / 13);
+                let red = suit == 1 || suit == 2;
+                let ink = if red {
+                    Rgb([200, 20, 20])
+                } else {
+                    Rgb([20, 20, 20])
+                };
+                let mut im = RgbImage::from_pixel(TEMPLATE_W, TEMPLATE_H, Rgb([240, 240, 240]));
+                for x in 1..5 {
+                    im.put_pixel(x, 2 + 2 * rank as u32, ink);
+                    im.put_pixel(x, 32 + 2 * (suit == 2 || suit == 3) as u32, ink);
+                }
+                if beside {
+                    let rows = if suit == 2 || suit == 3 {
+                        10..14
+                    } else {
+                        10..18
+                    };
+                    for y in rows {
+                        for x in 26..32 {
+                            im.put_pixel(x, y, ink);
+                        }
+                    }
+                }
+                im
+            })
+            .collect();
+        let mut templates = crate::vision::templates::tests::set();
+        templates.manifest.index_box = [0.03, 0.02, 0.94, 0.27];
+        templates.images = images;
+        templates
+    }
+
+    #[test]
+    fn the_box_lies_around_the_suit_beside_the_rank_past_the_corner() {
+        let corner = [0.03, 0.02, 0.18, 0.27];
+        let [x, y, w, h] = suit_beside_box(&strip_templates(true), corner).unwrap();
+        // The mark lies at template columns 26..32: in card widths, x 0.71 to 0.87.
+        let sx = 0.94 / TEMPLATE_W as f32;
+        assert!(x >= 0.21, "{x}");
+        assert!(
+            x <= 0.03 + 26.0 * sx && x + w >= 0.03 + 32.0 * sx,
+            "{x} {w}"
+        );
+        assert!(
+            x >= 0.03 + 18.0 * sx,
+            "the box reaches far left of the mark: {x}"
+        );
+        assert!(w >= corner[2] && x + w <= 0.97 + 1e-6, "{x} {w}");
+        assert_eq!((y, h), (0.02, 0.27));
+    }
+
+    #[test]
+    fn no_box_where_the_suits_differ_only_in_the_corner() {
+        let corner = [0.03, 0.02, 0.18, 0.27];
+        assert_eq!(suit_beside_box(&strip_templates(false), corner), None);
+    }
+}
