@@ -20,7 +20,7 @@ use crate::vision::edges::Edges;
 pub use crate::vision::glyph_box::{seen_whole, SeenWhole};
 use crate::vision::label_check;
 use crate::vision::recognize::{median, sample, snap_corner, snap_pile_corner, window_of};
-pub use crate::vision::showing_suits::{strip_box, templates_showing_suits};
+pub use crate::vision::showing_suits::templates_showing_suits;
 use crate::vision::templates::{Manifest, Templates, TEMPLATE_H, TEMPLATE_W};
 use image::{RgbImage, RgbaImage};
 use std::collections::BTreeMap;

@@ -133,7 +133,7 @@ fn part_manifest(index_box: [f32; 4], prefix: &str) -> PartManifest {
 /// The box of the top strip templates (see `PartManifest`): as tall as `index_box`, from the
 /// card's left edge past its middle, where the first pips of a number card lie (and a good part
 /// of a face card's picture).
-pub fn strip_box(index_box: [f32; 4]) -> [f32; 4] {
+fn strip_box(index_box: [f32; 4]) -> [f32; 4] {
     let [_, by, _, bh] = index_box;
     [0.03, by, 0.55, bh]
 }
