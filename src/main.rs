@@ -298,7 +298,8 @@ Cards the reader is unsure of are shown as ? with their slot; nothing is guessed
     /// Measure the reader on rendered frames with known cards: a table of theme × size, the
     /// cards read as other cards, and how long a read takes
     #[command(
-        after_help = "Each theme is calibrated once at 1440x900 from a known deal, then frames of \
+        after_help = "Each theme is calibrated once (at 1440x900 unless --calibrate-at says) from a \
+known deal, then frames of \
 other deals are read at each size: a fresh deal with a card selected, half cleared, and the stock \
 drawn out. A cell gives the share of places read right, then unsure (?), wrong (✗) and refused \
 frames. The time table gives, per size, how long reading one frame took (finding the table and \
@@ -344,6 +345,10 @@ reading every card), over all themes; build with --release for meaningful times.
         /// grouped, its ranks and suits proposed from every other known theme
         #[arg(long)]
         proposals: bool,
+        /// The window size the templates are calibrated at, WxH or WxH@SCALE (as a user calibrates
+        /// at the size of their game window)
+        #[arg(long, value_name = "WxH", default_value = "1440x900")]
+        calibrate_at: String,
     },
     /// Learn the card pictures from frames of one deal and save a template set: labelled from the
     /// deal's deck file, or by you (13 ranks and 4 suits) when no deck is given
@@ -855,6 +860,7 @@ its goal is to win the deal",
             held_out,
             look,
             proposals,
+            calibrate_at,
         }) => (|| {
             let themes = if held_out {
                 solitaire_agent::table::variant::HELD_OUT
@@ -879,6 +885,7 @@ its goal is to win the deal",
                 sizes,
                 deals: first_deal..first_deal.saturating_add(deals),
                 verbose,
+                calibrate_at: parse_size_at(&calibrate_at).map_err(cli::Failure::input)?,
             })
         })(),
         Some(Command::Calibrate {

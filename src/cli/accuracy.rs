@@ -5,7 +5,7 @@
 use super::{CliResult, Failure};
 use crate::cards::Deck;
 use crate::games::pyramid::vision::accuracy::{
-    calibrate_rendered, measure, Tally, CALIBRATION_SEED,
+    calibrate_rendered_at, measure, Tally, CALIBRATION_SEED,
 };
 use crate::games::pyramid::vision::proposal_check::check_proposals;
 use crate::table::render::Renderer;
@@ -25,6 +25,8 @@ pub struct AccuracyArgs {
     pub deals: std::ops::Range<u64>,
     /// Print every place not read right.
     pub verbose: bool,
+    /// The window size and display scale the templates are calibrated at.
+    pub calibrate_at: (u32, u32, f32),
 }
 
 /// The themes `--themes` names.
@@ -90,11 +92,15 @@ pub fn run(args: AccuracyArgs) -> CliResult {
         );
     }
     println!(
-        "Reading accuracy, {} look (profile {}): templates calibrated once at 1440x900 (deal \
+        "Reading accuracy, {} look (profile {}): templates calibrated once at {} (deal \
          {CALIBRATION_SEED}), {} deal{} per size{}, 3 positions each (full with a card selected, \
          half cleared, stock drawn out)",
         args.look.name(),
         crate::games::pyramid::vision::profile::Profile::of_look(args.look).name,
+        match args.calibrate_at {
+            (w, h, 1.0) => format!("{w}x{h}"),
+            (w, h, s) => format!("{w}x{h}@{s}"),
+        },
         args.deals.end - args.deals.start,
         if args.deals.end - args.deals.start == 1 {
             ""
@@ -122,7 +128,12 @@ pub fn run(args: AccuracyArgs) -> CliResult {
         let name = theme.name().to_string();
         eprintln!("{name}: calibrating...");
         let mut renderer = Renderer::with_look(theme, args.look);
-        let cells: Vec<String> = match calibrate_rendered(&mut renderer, &deck) {
+        let cells: Vec<String> = match calibrate_rendered_at(
+            &mut renderer,
+            &deck,
+            (args.calibrate_at.0, args.calibrate_at.1),
+            args.calibrate_at.2,
+        ) {
             Err(e) => vec![format!("calibration failed: {e}")],
             Ok(templates) => {
                 let mut matcher = Matcher::new(&templates);
