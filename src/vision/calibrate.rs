@@ -21,6 +21,8 @@ pub use crate::vision::glyph_box::{seen_whole, SeenWhole};
 use crate::vision::label_check;
 use crate::vision::recognize::{median, sample, snap_corner, snap_pile_corner, window_of};
 pub use crate::vision::showing_suits::templates_showing_suits;
+use crate::vision::showing_suits::templates_showing_suits_in;
+use crate::vision::suit_beside::Region;
 use crate::vision::templates::{Manifest, Templates, TEMPLATE_H, TEMPLATE_W};
 use image::{RgbImage, RgbaImage};
 use std::collections::BTreeMap;
@@ -523,11 +525,28 @@ pub fn calibrate(
     name: &str,
 ) -> Result<Templates, String> {
     let mut refused: Option<(Refused, String)> = None;
+    let mut took_labels = Vec::new();
     for search in Search::ALL {
-        match calibrate_searching(frames, deck, profile, name, search) {
+        match calibrate_searching(frames, deck, profile, name, search, Region::All) {
             Ok(templates) => return Ok(templates),
-            Err(why) if refused.as_ref().is_none_or(|r| why.0 > r.0) => refused = Some(why),
-            Err(_) => {}
+            Err(why) => {
+                if why.0 == Refused::Templates {
+                    took_labels.push(search);
+                }
+                if refused.as_ref().is_none_or(|r| why.0 > r.0) {
+                    refused = Some(why);
+                }
+            }
+        }
+    }
+    // Last, where the labels were taken: a suit beside the rank found as the part joined to
+    // where the suits differ most (see `suit_beside_box`), which would take a suit-sized part of
+    // corners cut on a table found off where it lies if it came first.
+    for search in took_labels {
+        if let Ok(templates) =
+            calibrate_searching(frames, deck, profile, name, search, Region::Joined)
+        {
+            return Ok(templates);
         }
     }
     Err(refused.expect("every search refused").1)
@@ -571,6 +590,7 @@ fn calibrate_searching(
     profile: &Profile,
     name: &str,
     search: Search,
+    region: Region,
 ) -> Result<Templates, (Refused, String)> {
     let (cut, profile) = cut_corners_of(frames, profile, StockSeen::OnWaste, search)
         .map_err(|why| (Refused::Cutting, why))?;
@@ -594,7 +614,7 @@ table may have been found off where it lies, or the labels are wrong. {}",
     if !found.is_empty() {
         return Err((Refused::Labels, label_check::refusal(&found)));
     }
-    templates_showing_suits(frames, &cut, deck.cards(), &profile, name)
+    templates_showing_suits_in(frames, &cut, deck.cards(), &profile, name, region)
         .map_err(|why| (Refused::Templates, why))
 }
 

@@ -13,7 +13,7 @@ use crate::vision::calibrate::{
 use crate::vision::glyph_box::suit_glyphs;
 use crate::vision::label_check;
 use crate::vision::recognize::Matcher;
-use crate::vision::suit_beside::suit_beside_box;
+use crate::vision::suit_beside::{suit_beside_box, Region};
 use crate::vision::templates::{PartManifest, Templates};
 use image::RgbaImage;
 
@@ -32,6 +32,19 @@ pub fn templates_showing_suits(
     cards: &[Card],
     profile: &Profile,
     name: &str,
+) -> Result<Templates, String> {
+    templates_showing_suits_in(frames, cut, cards, profile, name, Region::All)
+}
+
+/// `templates_showing_suits`, a suit beside the rank looked for as `region` says
+/// (`suit_beside_box`).
+pub fn templates_showing_suits_in(
+    frames: &[RgbaImage],
+    cut: &Corners,
+    cards: &[Card],
+    profile: &Profile,
+    name: &str,
+    region: Region,
 ) -> Result<Templates, String> {
     let corner = templates_from(cut, cards, profile, name)?;
     let shows = Matcher::new(&corner).shows_suits();
@@ -54,7 +67,7 @@ pub fn templates_showing_suits(
         ));
     } else {
         let wide = cut_at(wide_index_box(profile.index_box))?;
-        let beside_box = suit_beside_box(&wide, profile.index_box);
+        let beside_box = suit_beside_box(&wide, profile.index_box, region);
         if cut_off.is_none() && Matcher::new(&wide).shows_suits() {
             choices.push(wide);
         }

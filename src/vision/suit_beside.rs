@@ -13,7 +13,13 @@ use crate::vision::templates::{Templates, TEMPLATE_H, TEMPLATE_W};
 /// least as wide, so that its templates show the suit at the corner's detail and are lined up
 /// over as many pixels. None when the suits of one colour differ the same way under most ranks
 /// nowhere beside the corner, or over more of the strip than the corner is wide.
-pub fn suit_beside_box(wide: &Templates, corner: [f32; 4]) -> Option<[f32; 4]> {
+///
+/// `Region::Joined` takes only the pixels joined to where the suits differ most: on large cards
+/// the suits of one colour differ, less, across most of the strip (tango at 2560×1440: 0.29 to
+/// 0.94 card widths), and the pip beside the rank is the part joined to the strongest difference
+/// (0.73 to 0.93). It also takes a suit-sized part of corners cut on a table found off where it
+/// lies, so calibration asks for it only once nothing else would calibrate (see `calibrate`).
+pub fn suit_beside_box(wide: &Templates, corner: [f32; 4], region: Region) -> Option<[f32; 4]> {
     let matcher = Matcher::new(wide);
     let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
     let [bx, by, bw, bh] = wide.manifest.index_box;
@@ -43,13 +49,26 @@ pub fn suit_beside_box(wide: &Templates, corner: [f32; 4]) -> Option<[f32; 4]> {
     if most <= SHARE * most_of(false) {
         return None;
     }
-    let (mut x0, mut x1) = (tw, 0);
-    for y in 0..th {
-        for x in (0..tw).filter(|&x| beside(x)) {
-            if at(x, y) >= SHARE * most {
-                (x0, x1) = (x0.min(x), x1.max(x + 1));
-            }
+    let marked = |x: usize, y: usize| beside(x) && at(x, y) >= SHARE * most;
+    let taken: Vec<(usize, usize)> = match region {
+        Region::All => (0..th)
+            .flat_map(|y| (0..tw).map(move |x| (x, y)))
+            .filter(|&(x, y)| marked(x, y))
+            .collect(),
+        Region::Joined => {
+            let strongest = (0..th)
+                .flat_map(|y| (0..tw).map(move |x| (x, y)))
+                .filter(|&(x, _)| beside(x))
+                .max_by(|a, b| at(a.0, a.1).total_cmp(&at(b.0, b.1)))?;
+            joined_to(strongest, tw, th, marked)
         }
+    };
+    let (mut x0, mut x1) = (tw, 0);
+    for &(x, _) in &taken {
+        (x0, x1) = (x0.min(x), x1.max(x + 1));
+    }
+    if x1 <= x0 {
+        return None;
     }
     // A suit is a glyph no wider than the corner that holds the rank: suits that differ across
     // more of the strip are not a suit printed there (a table found off where it lies cuts the
@@ -63,6 +82,41 @@ pub fn suit_beside_box(wide: &Templates, corner: [f32; 4]) -> Option<[f32; 4]> {
     let w = (right - left).max(corner[2]).min(bx + bw - corner_right);
     let left = ((left + right - w) / 2.0).clamp(corner_right, bx + bw - w);
     Some([left, by, w, bh])
+}
+
+/// Which of the pixels where the suits differ (see `SHARE`) make the suit's box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Region {
+    /// Every one beside the corner.
+    All,
+    /// Those joined (side by side or corner to corner) to the one where they differ most.
+    Joined,
+}
+
+/// The pixels of a `tw`×`th` grid joined to `start` through pixels that are `marked` (`start`
+/// among them, marked or not).
+fn joined_to(
+    start: (usize, usize),
+    tw: usize,
+    th: usize,
+    marked: impl Fn(usize, usize) -> bool,
+) -> Vec<(usize, usize)> {
+    let mut seen = vec![false; tw * th];
+    let mut todo = vec![start];
+    let mut out = Vec::new();
+    seen[start.1 * tw + start.0] = true;
+    while let Some((x, y)) = todo.pop() {
+        out.push((x, y));
+        for ny in y.saturating_sub(1)..(y + 2).min(th) {
+            for nx in x.saturating_sub(1)..(x + 2).min(tw) {
+                if !seen[ny * tw + nx] && marked(nx, ny) {
+                    seen[ny * tw + nx] = true;
+                    todo.push((nx, ny));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The share of the most the suits differ that marks the part they differ in (as a duel's
@@ -81,8 +135,10 @@ mod tests {
     /// Templates across the top strip (the msc corner's height, 0.94 card widths wide): each
     /// card's rank as a bar at its own height in the corner, its suit as a mark of the same ink
     /// in the corner (two rows further down for spades and hearts) and, with `beside`, a mark
-    /// at the top right (a block for clubs and diamonds, its top half for spades and hearts).
-    fn strip_templates(beside: bool) -> Templates {
+    /// at the top right (a block for clubs and diamonds, its top half for spades and hearts);
+    /// with `faint`, clubs and diamonds also a fainter line across much of the strip left of it
+    /// (as larger cards show the suits differing a little across most of the strip).
+    fn strip_templates(beside: bool, faint: bool) -> Templates {
         let images = Card::all()
             .map(|c| {
                 let (rank, suit) = (c.index() % 13, c.index() / 13);
@@ -109,6 +165,18 @@ mod tests {
                         }
                     }
                 }
+                if faint && (suit == 0 || suit == 1) {
+                    let ink = if red {
+                        Rgb([230, 120, 120])
+                    } else {
+                        Rgb([120, 120, 120])
+                    };
+                    for y in 20..22 {
+                        for x in 8..22 {
+                            im.put_pixel(x, y, ink);
+                        }
+                    }
+                }
                 im
             })
             .collect();
@@ -121,7 +189,8 @@ mod tests {
     #[test]
     fn the_box_lies_around_the_suit_beside_the_rank_past_the_corner() {
         let corner = [0.03, 0.02, 0.18, 0.27];
-        let [x, y, w, h] = suit_beside_box(&strip_templates(true), corner).unwrap();
+        let [x, y, w, h] =
+            suit_beside_box(&strip_templates(true, false), corner, Region::All).unwrap();
         // The mark lies at template columns 26..32: in card widths, x 0.71 to 0.87.
         let sx = 0.94 / TEMPLATE_W as f32;
         assert!(x >= 0.21, "{x}");
@@ -138,8 +207,34 @@ mod tests {
     }
 
     #[test]
+    fn joined_to_the_strongest_the_suit_stands_apart_from_a_faint_difference_across_the_strip() {
+        let corner = [0.03, 0.02, 0.18, 0.27];
+        let templates = strip_templates(true, true);
+        assert_eq!(
+            suit_beside_box(&templates, corner, Region::All),
+            None,
+            "the suits differ across more of the strip than the corner is wide"
+        );
+        let [x, _, w, _] = suit_beside_box(&templates, corner, Region::Joined).unwrap();
+        let sx = 0.94 / TEMPLATE_W as f32;
+        assert!(
+            x <= 0.03 + 26.0 * sx && x + w >= 0.03 + 32.0 * sx,
+            "{x} {w}"
+        );
+        assert!(
+            x >= 0.03 + 18.0 * sx,
+            "the box takes in the faint line: {x}"
+        );
+    }
+
+    #[test]
     fn no_box_where_the_suits_differ_only_in_the_corner() {
         let corner = [0.03, 0.02, 0.18, 0.27];
-        assert_eq!(suit_beside_box(&strip_templates(false), corner), None);
+        for region in [Region::All, Region::Joined] {
+            assert_eq!(
+                suit_beside_box(&strip_templates(false, false), corner, region),
+                None
+            );
+        }
     }
 }
