@@ -634,11 +634,13 @@ fn accuracy_command_prints_the_table_and_refuses_a_bad_size() {
             "1440x900,1200x760@1.5",
         ])
         .args(["--deals", "1", "--first-deal", "3"])
+        .args(["--calibrate-at", "1200x760"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("1 deal per size (deal 3),"), "{text}");
+    assert!(text.contains("calibrated once at 1200x760 (deal"), "{text}");
     assert!(
         text.contains("| theme | 1440x900@1 | 1200x760@1.5 |"),
         "{text}"
@@ -662,6 +664,13 @@ fn accuracy_command_prints_the_table_and_refuses_a_bad_size() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("scale after @ must be 1.0 to 2.5"));
+    let bad = std::process::Command::new(agent)
+        .args(["accuracy", "--calibrate-at", "1440by900"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(!String::from_utf8_lossy(&bad.stderr).is_empty());
+    assert!(bad.stdout.is_empty(), "nothing measured");
 }
 
 #[test]
