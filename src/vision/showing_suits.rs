@@ -37,7 +37,8 @@ pub fn templates_showing_suits(
 }
 
 /// `templates_showing_suits`, a suit beside the rank looked for as `region` says
-/// (`suit_beside_box`).
+/// (`suit_beside_box`). With `Region::Joined` only that choice is tried: the others are made as
+/// with `Region::All`, which `calibrate` has tried first.
 pub fn templates_showing_suits_in(
     frames: &[RgbaImage],
     cut: &Corners,
@@ -60,7 +61,13 @@ pub fn templates_showing_suits_in(
         templates_from(&part_cut, cards, &part, name)
     };
     let mut choices = Vec::new();
+    let all = region == Region::All;
     if shows && cut_off.is_none() {
+        if !all {
+            return Err(
+                "the index corners show the suits: no suit beside the rank is looked for".into(),
+            );
+        }
         choices.push(with_strip(
             corner.clone(),
             cut_at(strip_box(profile.index_box))?,
@@ -68,7 +75,7 @@ pub fn templates_showing_suits_in(
     } else {
         let wide = cut_at(wide_index_box(profile.index_box))?;
         let beside_box = suit_beside_box(&wide, profile.index_box, region);
-        if cut_off.is_none() && Matcher::new(&wide).shows_suits() {
+        if all && cut_off.is_none() && Matcher::new(&wide).shows_suits() {
             choices.push(wide);
         }
         if let Some(beside_box) = beside_box {
@@ -79,6 +86,9 @@ pub fn templates_showing_suits_in(
         }
     }
     if choices.is_empty() {
+        if !all {
+            return Err("no suit found beside the rank".into());
+        }
         choices.push(corner);
     }
     let gap = match gap_box(profile) {
