@@ -158,6 +158,28 @@ fn a_suit_beside_the_rank_is_found_on_large_cards_whose_suits_differ_across_the_
     }
 }
 
+/// In MSC's look calibrated at 800×600 (cards 77 pixels wide), the index box ends 1.3 pixels
+/// above the next row, so a template cut from a covered card shows the outline of the card over
+/// it along its last rows and one cut from a card seen whole does not. Anglo's covered As fitted
+/// the covered Ac's template for that line, and won their duel: the two were read as each other
+/// on deal 21. Duels now leave out the rows that outline can reach.
+#[test]
+fn calibrated_on_small_cards_the_outline_of_a_card_over_a_corner_decides_no_duel() {
+    let mut r = Renderer::with_look(Theme::load("anglo").unwrap(), Look::Msc);
+    let deck = Deck::shuffled(CALIBRATION_SEED);
+    let templates = calibrate_rendered_at(&mut r, &deck, (800, 600), 1.0).unwrap();
+    let covered: Vec<String> = deck.cards()[..21].iter().map(|c| c.to_string()).collect();
+    assert_eq!(
+        templates.manifest.covered.as_ref(),
+        Some(&covered),
+        "the set names the cards cut covered: the pyramid's first six rows"
+    );
+    let mut matcher = Matcher::new(&templates);
+    let tally = measure(&mut r, &mut matcher, (800, 600, 1.0), 21..22);
+    assert!(tally.places() > 0, "nothing read");
+    assert_none(&tally.mistakes);
+}
+
 /// guyenne-classic's court corners show a pip and no letter, so its Js, Qs and Ks corners are
 /// drawn alike, and a duel between them weighs how each fell on the pixels. In MSC's look at
 /// 2560×1440 a covered Qs's corner leaned to the Ks and Js by more than a read's margin, so the

@@ -525,14 +525,20 @@ pub fn calibrate(
     name: &str,
 ) -> Result<Templates, String> {
     let mut refused: Option<(Refused, String)> = None;
+    // The corners of the searches whose labels were taken, cut once.
     let mut took_labels = Vec::new();
     for search in Search::ALL {
-        match calibrate_searching(frames, deck, profile, name, search, Region::All) {
+        let made = cut_and_checked(frames, deck, profile, search).and_then(|(cut, profile)| {
+            let made =
+                templates_showing_suits_in(frames, &cut, deck.cards(), &profile, name, Region::All);
+            made.map_err(|why| {
+                took_labels.push((cut, profile));
+                (Refused::Templates, why)
+            })
+        });
+        match made {
             Ok(templates) => return Ok(templates),
             Err(why) => {
-                if why.0 == Refused::Templates {
-                    took_labels.push(search);
-                }
                 if refused.as_ref().is_none_or(|r| why.0 > r.0) {
                     refused = Some(why);
                 }
@@ -542,9 +548,9 @@ pub fn calibrate(
     // Last, where the labels were taken: a suit beside the rank found as the part joined to
     // where the suits differ most (see `suit_beside_box`), which would take a suit-sized part of
     // corners cut on a table found off where it lies if it came first.
-    for search in took_labels {
+    for (cut, profile) in took_labels {
         if let Ok(templates) =
-            calibrate_searching(frames, deck, profile, name, search, Region::Joined)
+            templates_showing_suits_in(frames, &cut, deck.cards(), &profile, name, Region::Joined)
         {
             return Ok(templates);
         }
@@ -583,15 +589,15 @@ enum Refused {
     Templates,
 }
 
-/// `calibrate`, the table found as `search` says; refused with how far it got.
-fn calibrate_searching(
+/// The corners of `frames` cut with the table found as `search` says, and the profile they were
+/// cut with, once their labels (`deck`) are checked against the pictures; refused with how far it
+/// got.
+fn cut_and_checked(
     frames: &[RgbaImage],
     deck: &Deck,
     profile: &Profile,
-    name: &str,
     search: Search,
-    region: Region,
-) -> Result<Templates, (Refused, String)> {
+) -> Result<(Corners, Profile), (Refused, String)> {
     let (cut, profile) = cut_corners_of(frames, profile, StockSeen::OnWaste, search)
         .map_err(|why| (Refused::Cutting, why))?;
     let (found, art) = label_check::check(&cut, deck.cards());
@@ -614,8 +620,7 @@ table may have been found off where it lies, or the labels are wrong. {}",
     if !found.is_empty() {
         return Err((Refused::Labels, label_check::refusal(&found)));
     }
-    templates_showing_suits_in(frames, &cut, deck.cards(), &profile, name, region)
-        .map_err(|why| (Refused::Templates, why))
+    Ok((cut, profile))
 }
 
 /// The box of the gap templates (see `PartManifest`): what a covered pyramid card shows between
@@ -754,7 +759,12 @@ pub fn templates_from(
     // Each card's corner, aligned and with margins, and how far it was cut off its place.
     let mut lined_up: Vec<LinedUp> = Vec::with_capacity(cards.len());
     let mut off_place = Vec::with_capacity(cards.len());
+    // The cards cut from covered pyramid cards: the first places, all rows but the last.
+    let mut covered = Vec::new();
     for (i, (card, crop)) in cards.iter().zip(&corners.crops).enumerate() {
+        if i < PYRAMID_SIZE - ROWS {
+            covered.push(card.to_string());
+        }
         let (values, margin, offset, off, no_index) = match corners.on_waste(i, *card) {
             Some(k) => (
                 &corners.waste[k],
@@ -841,6 +851,7 @@ pub fn templates_from(
             gap: None,
             placed: Some(placed),
             no_index: (!no_index.is_empty()).then_some(no_index),
+            covered: Some(covered),
             borderless: corners.borderless,
             suit_beside: false,
             made: None,

@@ -35,9 +35,10 @@ pub fn suit_beside_box(wide: &Templates, corner: [f32; 4], region: Region) -> Op
             .fold(0.0, f32::max)
     };
     let beside = |x: usize| bx + x as f32 * sx >= corner_right;
+    // Every template pixel, row by row.
+    let pixels = || (0..th).flat_map(|y| (0..tw).map(move |x| (x, y)));
     let most_of = |only_beside: bool| {
-        (0..th)
-            .flat_map(|y| (0..tw).map(move |x| (x, y)))
+        pixels()
             .filter(|&(x, _)| !only_beside || beside(x))
             .map(|(x, y)| at(x, y))
             .fold(0.0, f32::max)
@@ -51,13 +52,9 @@ pub fn suit_beside_box(wide: &Templates, corner: [f32; 4], region: Region) -> Op
     }
     let marked = |x: usize, y: usize| beside(x) && at(x, y) >= SHARE * most;
     let taken: Vec<(usize, usize)> = match region {
-        Region::All => (0..th)
-            .flat_map(|y| (0..tw).map(move |x| (x, y)))
-            .filter(|&(x, y)| marked(x, y))
-            .collect(),
+        Region::All => pixels().filter(|&(x, y)| marked(x, y)).collect(),
         Region::Joined => {
-            let strongest = (0..th)
-                .flat_map(|y| (0..tw).map(move |x| (x, y)))
+            let strongest = pixels()
                 .filter(|&(x, _)| beside(x))
                 .max_by(|a, b| at(a.0, a.1).total_cmp(&at(b.0, b.1)))?;
             joined_to(strongest, tw, th, marked)

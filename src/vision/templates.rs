@@ -65,6 +65,11 @@ pub struct Manifest {
     /// are left out of what the corners share. Absent in sets made before, or when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_index: Option<Vec<String>>,
+    /// The cards whose template was cut from a covered pyramid card, where the outline of the
+    /// card over it can show along the bottom of the index box (see `Matcher::outline_rows`).
+    /// Absent in sets made before: their duels weigh every row.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub covered: Option<Vec<String>>,
     /// Whether the cards' faces have no border, so that a card's top edge shows only where felt
     /// or ink lies above it (see `calibrate::cards_show_edges`). Absent when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -397,6 +402,7 @@ pub(crate) mod tests {
                 card_width: 100.0,
                 index_box: [0.03, 0.02, 0.34, 0.38],
                 no_index: None,
+                covered: None,
                 cards: Card::all()
                     .map(|c| (c.to_string(), format!("{c}.png")))
                     .collect(),

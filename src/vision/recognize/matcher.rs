@@ -80,6 +80,13 @@ pub struct Matcher {
     pub borderless: bool,
     /// Whether the suit is read beside the rank, not in the corner (see `Manifest::suit_beside`).
     pub(crate) suit_beside: bool,
+    /// Where the card over a covered card begins, in card widths below the card's top (the
+    /// layout's row step), when the reader says (see `cover_at`): its outline can reach into the
+    /// bottom rows of a covered card's index box, in a template and in a corner read alike.
+    pub(crate) covered_at: Option<f32>,
+    /// The cards whose templates were cut from covered cards, as bits by card index (see
+    /// `Manifest::covered`; 0 when the set does not say).
+    pub(crate) cut_covered: u64,
 }
 
 impl Matcher {
@@ -111,6 +118,10 @@ impl Matcher {
                 .map(|c| placed.get(&c.to_string()).map(|&[x, y]| (x, y)))
                 .collect()
         });
+        if let Some(cards) = &m.covered {
+            let cut = Card::all().filter(|c| cards.contains(&c.to_string()));
+            matcher.cut_covered = cut.fold(0, |m, c| m | 1 << c.index());
+        }
         if let Some(cards) = &m.no_index {
             let marked = Card::all().filter(|c| cards.contains(&c.to_string()));
             matcher.leave_out(marked.fold(0, |m, c| m | 1 << c.index()));
@@ -167,6 +178,8 @@ impl Matcher {
             no_index: 0,
             borderless: false,
             suit_beside: false,
+            covered_at: None,
+            cut_covered: 0,
         }
     }
 
@@ -257,6 +270,7 @@ impl Matcher {
         }
         // Under the band as elsewhere, the suit is read beside the rank.
         m.suit_beside = self.suit_beside;
+        (m.covered_at, m.cut_covered) = (self.covered_at, self.cut_covered);
         m.prepare(card_w);
         m
     }
@@ -333,6 +347,39 @@ impl Matcher {
             .collect();
         self.set_vectors(vectors);
         self.prepared_width = target;
+    }
+
+    /// Says where the card over a covered card begins, in card widths below the card's top (the
+    /// layout's row step): duels leave out the rows its outline can reach (see `outline_rows`).
+    pub fn cover_at(&mut self, row_step: f32) {
+        if self.covered_at != Some(row_step) {
+            self.covered_at = Some(row_step);
+            self.duel_pairs = fresh_duel_pairs();
+        }
+    }
+
+    /// The first template row that a duel between cards `a` and `b` weighs no more: where the
+    /// outline of a card over a covered card can reach, the rows whose bottom lies within
+    /// `OUTLINE_REACH` pixels of where that card begins (see `cover_at`) on cards as wide as at
+    /// calibration, when one of the two templates was cut from a covered card and the other from
+    /// a card seen whole (see `cut_covered`). There the first can show a line along its bottom
+    /// that the second does not, and where a corner read shows the line too, over the glyph it
+    /// hides, the line outweighed the glyphs above it (anglo calibrated at 800x600: a covered As
+    /// read as the covered Ac, 0.8 ahead). Two templates cut alike show the line alike, or
+    /// neither does, and keep every row: leaving the rows out of every duel made calibration at
+    /// 800x600 refuse paris, whose clubs and spades show their suits there (read back on cards
+    /// two thirds as wide, they were read as each other). `TEMPLATE_H` when no row is left out.
+    pub(crate) fn outline_rows(&self, a: usize, b: usize) -> usize {
+        let th = TEMPLATE_H as usize;
+        let cut = |k: usize| (self.cut_covered >> k) & 1;
+        let Some(row_step) = self.covered_at.filter(|_| cut(a) != cut(b)) else {
+            return th;
+        };
+        let [_, by, _, bh] = self.index_box;
+        let reached = row_step - OUTLINE_REACH / self.calibrated_width;
+        (0..th)
+            .find(|&y| by + (y + 1) as f32 * bh / th as f32 > reached)
+            .unwrap_or(th)
     }
 
     /// Takes `vectors` (normalised, by card index) as the templates, with what they share.
@@ -664,17 +711,22 @@ impl Matcher {
         } else {
             apart(ta, tb)
         };
-        let cut = diffs.iter().cloned().fold(0.0, f32::max) * 0.35;
-        let mask: Vec<usize> = (0..ta.len()).filter(|&i| diffs[i] >= cut).collect();
+        // (Not where the outline of a card over a covered card can reach: see `outline_rows`.)
+        let end = self.outline_rows(a, b) * TEMPLATE_W as usize * 3;
+        let cut = diffs[..end].iter().cloned().fold(0.0, f32::max) * 0.35;
+        let mask: Vec<usize> = (0..end).filter(|&i| diffs[i] >= cut).collect();
         let dab: f32 = mask.iter().map(|&i| (ta[i] - tb[i]).powi(2)).sum();
         if dab <= 0.0 {
             return None;
         }
-        let region = runs(&surroundings(&mask, DUEL_REACH));
+        let within: Vec<usize> = surroundings(&mask, DUEL_REACH)
+            .into_iter()
+            .filter(|&i| i < end)
+            .collect();
         Some(DuelPair {
             mask_len: mask.len(),
             dab,
-            region,
+            region: runs(&within),
         })
     }
 
@@ -909,6 +961,12 @@ pub(crate) const SUITS_CLEARLY_APART: f32 = 12.0;
 /// show no rank at all, only a pip or their picture (see `Matcher::ranks_weight`); every number
 /// card prints its number.
 const COURTS: usize = 10;
+
+/// How far above where a card over a covered card begins, in pixels, its outline can reach into
+/// the covered card's index box as calibration cut it: a line a pixel thick, on cards laid to the
+/// nearest pixel, sampled between pixels and softened. (Anglo's covered corners cut from cards 77
+/// pixels wide, whose box ends 1.3 pixels above the next row, show it in their last two rows.)
+pub(crate) const OUTLINE_REACH: f32 = 2.0;
 
 /// How far around the pixels where two templates differ, in template pixels, the duel lines them
 /// up.

@@ -240,3 +240,60 @@ fn ranks_differ_where_every_suit_shows_it() {
     assert!(!weighed(at(0, 0)) && !weighed(at(1, 1)));
     assert!(weighed(at(2 + 2 * a + 1, 13)) && weighed(at(2 + 2 * b + 1, 13)));
 }
+
+/// The outline of a card over a covered card, along the last rows of a template cut from a
+/// covered card and not along those of one cut from a card seen whole, is left out of their duel
+/// when the reader says where that card begins, and only on cards small enough for it to reach
+/// into the index box: the glyphs decide. Two templates cut alike keep every row.
+#[test]
+fn duels_leave_out_the_rows_a_covering_cards_outline_reaches() {
+    let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+    let at = |x: usize, y: usize| (y * tw + x) * 3;
+    let raw: Vec<Vec<f32>> = (0..52)
+        .map(|k| {
+            let mut v = vec![200.0f32; tw * th * 3];
+            let mut paint = |x0: usize, y0: usize, w: usize, h: usize, value: f32| {
+                for y in y0..y0 + h {
+                    for x in x0..x0 + w {
+                        for c in 0..3 {
+                            v[at(x, y) + c] = value;
+                        }
+                    }
+                }
+            };
+            // What every corner shares (the rank), each card's glyph (a small block of its own
+            // place under it), and card 0's outline of the card over it: a grey line.
+            paint(8, 8, 12, 20, 60.0);
+            paint(1 + 3 * (k % 11), 32, 3, 3, 60.0);
+            if k == 0 {
+                paint(0, th - 2, tw, 2, 80.0);
+            }
+            v
+        })
+        .collect();
+    // MSC's box and row step, on cards 77 pixels wide (800x600).
+    let mut m = Matcher::from_raw(raw, [0.02, 0.02, 0.2, 0.27], 1.4, 77.0);
+    m.pairwise = true;
+    // Card 0 cut from a covered card, card 2 too; the others seen whole.
+    m.cut_covered = 0b101;
+    let weighs_the_line = |m: &Matcher| {
+        let pair = m.duel_pair(0, 1).expect("the two differ");
+        pair.region.iter().any(|r| r.end > at(0, th - 2))
+    };
+    assert!(weighs_the_line(&m), "not told where the next row begins");
+    m.cover_at(0.307);
+    assert_eq!(m.outline_rows(0, 1), th - 2);
+    assert_eq!(m.outline_rows(1, 0), th - 2);
+    assert_eq!(m.outline_rows(0, 2), th, "cut alike");
+    assert_eq!(m.outline_rows(1, 3), th, "cut alike");
+    assert!(!weighs_the_line(&m), "the outline's rows are left out");
+    let pair = m.duel_pair(0, 1).expect("the glyphs differ");
+    assert!(pair.region.iter().any(|r| r.contains(&at(2, 33))));
+    // Calibrated on cards 140 pixels wide the box ends 2.4 pixels above the next row: no row is
+    // left out, whatever the width read.
+    let mut large = Matcher::from_raw(m.raw.clone(), [0.02, 0.02, 0.2, 0.27], 1.4, 140.0);
+    (large.pairwise, large.cut_covered) = (true, 0b101);
+    large.cover_at(0.307);
+    assert_eq!(large.outline_rows(0, 1), th);
+    assert!(weighs_the_line(&large));
+}

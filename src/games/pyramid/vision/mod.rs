@@ -102,6 +102,7 @@ fn read_located(
     matcher: &mut Matcher,
 ) -> Result<(Board, Located), NotATable> {
     matcher.prepare(located.card_w);
+    matcher.cover_at(profile.row_step);
     let board = read_board(frame, e, &located, matcher, profile.row_step);
     if mostly_unread(&board) {
         return Err(unreadable(&board));

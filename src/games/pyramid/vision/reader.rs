@@ -148,6 +148,7 @@ impl Reader {
         located: Located,
     ) -> Result<Board, NotATable> {
         self.matcher.prepare(located.card_w);
+        self.matcher.cover_at(self.profile.row_step);
         self.located = Some(located);
         self.last = None;
         self.read_located(frame, Some(e))
