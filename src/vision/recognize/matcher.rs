@@ -82,7 +82,7 @@ pub struct Matcher {
     pub(crate) suit_beside: bool,
     /// Where the card over a covered card begins, in card widths below the card's top (the
     /// layout's row step), when the reader says (see `cover_at`): its outline can reach into the
-    /// bottom rows of a covered card's index box, in a template and in a corner read alike.
+    /// bottom rows of a covered card's index box.
     pub(crate) covered_at: Option<f32>,
     /// The cards whose templates were cut from covered cards, as bits by card index (see
     /// `Manifest::covered`; 0 when the set does not say).
@@ -118,13 +118,9 @@ impl Matcher {
                 .map(|c| placed.get(&c.to_string()).map(|&[x, y]| (x, y)))
                 .collect()
         });
-        if let Some(cards) = &m.covered {
-            let cut = Card::all().filter(|c| cards.contains(&c.to_string()));
-            matcher.cut_covered = cut.fold(0, |m, c| m | 1 << c.index());
-        }
+        matcher.cut_covered = m.covered.as_deref().map_or(0, card_bits);
         if let Some(cards) = &m.no_index {
-            let marked = Card::all().filter(|c| cards.contains(&c.to_string()));
-            matcher.leave_out(marked.fold(0, |m, c| m | 1 << c.index()));
+            matcher.leave_out(card_bits(cards));
         }
         matcher
     }
@@ -915,6 +911,13 @@ pub(crate) struct DuelPair {
     pub(crate) mask_len: usize,
     pub(crate) dab: f32,
     pub(crate) region: Vec<std::ops::Range<usize>>,
+}
+
+/// The cards named (like "Th") as bits by card index.
+fn card_bits(cards: &[String]) -> u64 {
+    Card::all()
+        .filter(|c| cards.contains(&c.to_string()))
+        .fold(0, |m, c| m | 1 << c.index())
 }
 
 /// Ascending template values as runs of values one after another.
