@@ -827,9 +827,14 @@ impl Matcher {
         let (dab, region) = (pair.dab, &pair.region);
         // Where the two fit best more than a pixel apart (a king's picture can fit a four's
         // corner some way off), both are lined up where the better of them fits: the duel weighs
-        // them against the same pixels.
+        // them against the same pixels. Templates of another part of the card always are: that
+        // part is looked at where the card's index corner was found, and its templates were cut
+        // lined up by their corners too, so a template that fits best elsewhere has moved onto
+        // what is not its own (tango's small club and spade pips in the gap between two cards:
+        // at 800x600 a Tc's gap fitted the Ts's template moved a pixel, and was read as it).
         let (mut at_a, mut at_b) = (look.best[a].1, look.best[b].1);
-        if look.apart(at_a, at_b) > 2 {
+        let most_apart = if self.pairwise { 0 } else { 2 };
+        if look.apart(at_a, at_b) > most_apart {
             let at = if look.best[a].0 >= look.best[b].0 {
                 at_a
             } else {
@@ -880,6 +885,18 @@ impl Matcher {
             return 0.0;
         }
         self.suits_apart[sa][sb].min(self.calibrated_suits_apart[sa][sb])
+    }
+
+    /// How much card `k`'s template varies as calibrated (the standard deviation of its values,
+    /// 0 to 255): ink on paper varies a lot, paper with faint shading little.
+    pub(crate) fn contrast(&self, k: usize) -> f32 {
+        let v = &self.raw[k];
+        if v.is_empty() {
+            return 0.0;
+        }
+        let n = v.len() as f32;
+        let mean = v.iter().sum::<f32>() / n;
+        (v.iter().map(|x| (x - mean) * (x - mean)).sum::<f32>() / n).sqrt()
     }
 
     /// Whether cards `a` and `b` are two suits of one rank that the templates show barely apart
