@@ -251,6 +251,52 @@ fn deals_in_the_msc_look_are_cleared_with_the_msc_profile() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Ornamental in MSC's look: a covered card's corner shows its rank and not its suit (the suit
+/// lies under the card over it), and on deal 5 all four nines are covered, and both red sixes:
+/// not even the full deck tells which is which. Pyramid looks at ranks only, so the agent takes
+/// them one way round, says so, and plays; where one is later seen whole the other way round,
+/// the two change places. The deal is cleared in the solver's steps (on the true deal), with no
+/// illegal move and no click off a target.
+#[test]
+fn covered_cards_whose_suits_do_not_show_are_played_by_their_ranks() {
+    let look = Setting {
+        theme: "ornamental",
+        size: (1440, 900),
+        scale: 1.0,
+        look: Look::Msc,
+    };
+    let r = Renderer::with_look(Theme::load(look.theme).unwrap(), look.look);
+    let matcher = sim_templates(r, look.size, look.scale).unwrap();
+    let seed = 5;
+    let table = Table::seeded(seed, 300, Faults::default());
+    let renderer = Renderer::with_look(Theme::load(look.theme).unwrap(), look.look);
+    let mut game = pyramid_sim(table, renderer, look.size.0, look.size.1, look.scale);
+    let mut lines = Vec::new();
+    let report = play(
+        &mut game,
+        Profile::of_look(look.look),
+        Cards::Templates(matcher),
+        Options::default(),
+        &mut LogLines(|line: &str| lines.push(line.to_string())),
+    );
+    let (illegal, stray) = illegal_and_stray(&game.events);
+    assert_eq!(
+        (report.result, report.steps),
+        optimal_end(seed, report.steps),
+        "{}\n{}",
+        report.reason,
+        lines.join("\n")
+    );
+    assert_eq!((illegal, stray), (0, 0));
+    for said in ["whose suits do not show, taken as", "the two change places"] {
+        assert!(
+            lines.iter().any(|l| l.contains(said)),
+            "{}",
+            lines.join("\n")
+        );
+    }
+}
+
 /// Cards without a border (one face runs into the next, so a card over others shows its top edge
 /// only where felt or ink lies above it): calibrated from the deal on screen as a user's first
 /// game is, then read by their corners where no edge shows. A second deal is cleared in the

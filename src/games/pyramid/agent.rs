@@ -8,6 +8,7 @@ use crate::agent::io::World;
 use crate::agent::report::{Cards, Challenge, DealPlayed, Outcome, Report, Watch};
 use crate::cards::{Card, Deck};
 use crate::games::pyramid::goal::Goal;
+use crate::games::pyramid::hidden_suits::{self, Hidden};
 use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
 use crate::games::pyramid::score::{tally_of, Tally};
 use crate::games::pyramid::solver;
@@ -28,6 +29,8 @@ struct Agent<'g, G: World + ?Sized> {
     reader: Option<Reader>,
     profile: crate::games::pyramid::vision::profile::Profile,
     replans: usize,
+    /// Covered cards taken one way round within their rank (see `hidden_suits`).
+    hidden: Hidden,
 }
 
 fn seen_matches(seen: Seen, want: Option<Card>) -> bool {
@@ -254,6 +257,7 @@ fn with_agent<'a, G: World + ?Sized>(
         reader: None,
         profile,
         replans: 0,
+        hidden: Vec::new(),
     };
     report.profile = Some(agent.profile.name.clone());
     let outcome = body(&mut agent, &mut report, start);
@@ -304,6 +308,7 @@ fn learn_deal<G: World + ?Sized>(
     cards: Option<Cards>,
 ) -> Result<State, Stop> {
     agent.hands.settle(false)?;
+    agent.hidden.clear();
     // 1-2. The deal and the stock.
     let (pyramid, stock) = match cards {
         Some(Cards::Templates(matcher)) => {
@@ -325,7 +330,12 @@ fn learn_deal<G: World + ?Sized>(
     agent.press_button("undo_board")?;
     agent.press_button("ok")?;
     let deal = State::deal(&deck);
-    let board = agent.read_wanted(|b| difference(b, &deal).is_none())?;
+    let hidden = agent.hidden.clone();
+    let as_read =
+        |b: &Board| hidden_suits::exchanged(&deal, &hidden_suits::exchanges(b, &deal, &hidden));
+    let board = agent.read_wanted(|b| difference(b, &as_read(b)).is_none())?;
+    let deal = as_read(&board);
+    agent.hidden = hidden_suits::seen(&board, &deal, &hidden);
     if let Some(diff) = difference(&board, &deal) {
         return Err(Stop(format!(
             "after Undo board the deal is not back: {diff}"
@@ -350,8 +360,28 @@ fn play_plan<G: World + ?Sized>(
     while i < plan.len() {
         let step = plan[i];
         agent.do_step(&state, step)?;
-        let expected = state.after(step).map_err(|e| Stop(e.to_string()))?;
-        let board = agent.read_wanted(|b| difference(b, &expected).is_none())?;
+        let mut expected = state.after(step).map_err(|e| Stop(e.to_string()))?;
+        let hidden = agent.hidden.clone();
+        let as_read = |b: &Board, s: &State| {
+            hidden_suits::exchanged(s, &hidden_suits::exchanges(b, s, &hidden))
+        };
+        let board = agent.read_wanted(|b| difference(b, &as_read(b, &expected)).is_none())?;
+        // A covered card taken one way round within its rank, now seen the other way round:
+        // the two cards change places in the position and in the plan.
+        let exchanges = hidden_suits::exchanges(&board, &expected, &hidden);
+        if !exchanges.is_empty() {
+            for (held, read) in &exchanges {
+                agent.hands.watch.log(&format!(
+                    "{read} is seen where {held} was taken to be: the two change places"
+                ));
+            }
+            expected = hidden_suits::exchanged(&expected, &exchanges);
+            state = hidden_suits::exchanged(&state, &exchanges);
+            for s in plan.iter_mut() {
+                *s = hidden_suits::exchanged_step(*s, &exchanges);
+            }
+        }
+        agent.hidden = hidden_suits::seen(&board, &expected, &hidden);
         match difference(&board, &expected) {
             None => {
                 state = expected;
@@ -679,10 +709,10 @@ fn learn_by_reading<G: World + ?Sized>(
         }
     };
     // With nothing unsure, a deck that is not whole is reported by the deal's own check.
-    let settled = if unsure.is_empty() {
-        Some(Vec::new())
+    let (settled, hidden) = if unsure.is_empty() {
+        Some((Vec::new(), Vec::new()))
     } else {
-        settle_by_deck(&known, &unsure)
+        hidden_suits::settle(&known, &unsure, PYRAMID_SIZE)
     }
     .ok_or_else(|| {
         Stop(format!(
@@ -697,15 +727,30 @@ fn learn_by_reading<G: World + ?Sized>(
     let mut cards: Vec<Card> = all.iter().map(|l| l.best()).collect();
     let reader = agent.reader.as_mut().expect("a reader");
     for (i, card) in settled {
+        cards[i] = card;
+        // Not told to the reader: such a place is read again until its suit shows.
+        if hidden.iter().any(|g| g.contains(&i)) {
+            continue;
+        }
         agent
             .hands
             .watch
             .log(&format!("{} is {card}: the only card left", name(i)));
-        cards[i] = card;
         if i < 28 {
             reader.settle(i, card);
         }
     }
+    for group in &hidden {
+        let places: Vec<String> = group.iter().map(|&p| name(p)).collect();
+        let taken: Vec<String> = group.iter().map(|&p| cards[p].to_string()).collect();
+        agent.hands.watch.log(&format!(
+            "{}: cards of one rank whose suits do not show, taken as {} (Pyramid looks at \
+ranks only; they change places if seen the other way round)",
+            places.join(", "),
+            taken.join(", ")
+        ));
+    }
+    agent.hidden = hidden;
     let pyramid: [Card; 28] = cards[..28].try_into().expect("28 cards");
     Ok((pyramid, cards[28..].to_vec()))
 }
@@ -728,34 +773,6 @@ fn names(cards: &[Card]) -> String {
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
         .join(" or ")
-}
-
-/// Gives each unsure place the one card of its candidates that the deck still lacks, once the
-/// other cards are known; None unless every place gets exactly one and the deck is then whole.
-pub fn settle_by_deck(known: &[Card], unsure: &[(usize, Vec<Card>)]) -> Option<Vec<(usize, Card)>> {
-    let mut missing: Vec<Card> = (0..52)
-        .map(Card::from_index)
-        .filter(|c| !known.contains(c))
-        .collect();
-    if missing.len() != unsure.len() {
-        return None;
-    }
-    let mut settled = Vec::new();
-    let mut open: Vec<&(usize, Vec<Card>)> = unsure.iter().collect();
-    while !open.is_empty() {
-        let (i, card) = open.iter().enumerate().find_map(|(i, (_, cards))| {
-            let options: Vec<Card> = cards
-                .iter()
-                .copied()
-                .filter(|c| missing.contains(c))
-                .collect();
-            (options.len() == 1).then(|| (i, options[0]))
-        })?;
-        settled.push((open[i].0, card));
-        missing.retain(|c| *c != card);
-        open.remove(i);
-    }
-    Some(settled)
 }
 
 /// Draws 24 times without reading, keeping the frames, and makes templates from them.
@@ -940,25 +957,43 @@ mod tests {
             let gone: Vec<Card> = gone.iter().map(|s| card(s)).collect();
             all.iter().copied().filter(|c| !gone.contains(c)).collect()
         };
+        let settle = |known: &[Card], unsure: &[(usize, Vec<Card>)]| {
+            hidden_suits::settle(known, unsure, PYRAMID_SIZE)
+        };
         // Td is known elsewhere: the unsure card is Th.
         let unsure = vec![(5, vec![card("Th"), card("Td")])];
         assert_eq!(
-            settle_by_deck(&without(&["Th"]), &unsure),
-            Some(vec![(5, card("Th"))])
+            settle(&without(&["Th"]), &unsure),
+            Some((vec![(5, card("Th"))], vec![]))
         );
         // The missing card is not among the candidates: not settled.
-        assert_eq!(settle_by_deck(&without(&["Ts"]), &unsure), None);
+        assert_eq!(settle(&without(&["Ts"]), &unsure), None);
         // Two unsure places, two missing cards, each with one option once the other is placed.
         let two = vec![(3, vec![card("Tc"), card("Ts")]), (7, vec![card("Ts")])];
         assert_eq!(
-            settle_by_deck(&without(&["Tc", "Ts"]), &two),
-            Some(vec![(7, card("Ts")), (3, card("Tc"))])
+            settle(&without(&["Tc", "Ts"]), &two),
+            Some((vec![(7, card("Ts")), (3, card("Tc"))], vec![]))
         );
-        // Two places that could each be either card: never a guess.
+        // Two covered places that could each be either ten: taken one way round, and said so
+        // (Pyramid looks at ranks only).
         let tie = vec![
             (3, vec![card("Tc"), card("Ts")]),
             (7, vec![card("Ts"), card("Tc")]),
         ];
-        assert_eq!(settle_by_deck(&without(&["Tc", "Ts"]), &tie), None);
+        assert_eq!(
+            settle(&without(&["Tc", "Ts"]), &tie),
+            Some((vec![(3, card("Tc")), (7, card("Ts"))], vec![vec![3, 7]]))
+        );
+        // Never where the rank is in doubt, or for a stock card (seen whole, on the waste too).
+        let ranks = vec![
+            (3, vec![card("6h"), card("8h")]),
+            (7, vec![card("8h"), card("6h")]),
+        ];
+        assert_eq!(settle(&without(&["6h", "8h"]), &ranks), None);
+        let stock = vec![
+            (3, vec![card("Tc"), card("Ts")]),
+            (30, vec![card("Ts"), card("Tc")]),
+        ];
+        assert_eq!(settle(&without(&["Tc", "Ts"]), &stock), None);
     }
 }

@@ -6,6 +6,7 @@
 pub mod agent;
 mod game;
 pub mod goal;
+pub mod hidden_suits;
 pub mod position;
 pub mod score;
 pub mod solver;
