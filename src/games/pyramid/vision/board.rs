@@ -464,7 +464,9 @@ pub fn read_board_reusing(
         } else {
             seen[i] = Seen::Unknown(confidence);
             if score >= MIN_SCORE {
-                let cards = close_candidates(look, &free);
+                // The cards it may be: the leader and those it does not clearly beat (a card it
+                // beats by a read's margin is no more likely here than where it is read as sure).
+                let cards = torn_between(matcher, look, &free).map_or_else(|| vec![k], |(c, _)| c);
                 unsure.push((i, cards.into_iter().map(Card::from_index).collect()));
             }
         }
