@@ -106,7 +106,9 @@ fn assign(group: &[(usize, Vec<Card>)], cards: &[Card]) -> Option<Vec<Card>> {
 
 /// The exchanges a board read calls for: where a place of `hidden` is read as a card of its rank
 /// other than `state` holds there, (card held, card read), one after the other as `state` would
-/// be changed by each. Places read as what `state` holds, or as unsure, call for none.
+/// be changed by each. The card read must be held by another place of the group, or be off the
+/// table (a card of the group taken off under another's name: the place takes the name it shows).
+/// Places read as what `state` holds, or as unsure, call for none.
 pub fn exchanges(board: &Board, state: &State, hidden: &Hidden) -> Vec<(Card, Card)> {
     let mut now = state.clone();
     let mut out = Vec::new();
@@ -116,7 +118,10 @@ pub fn exchanges(board: &Board, state: &State, hidden: &Hidden) -> Vec<(Card, Ca
                 continue;
             };
             let in_group = group.iter().any(|&q| now.pyramid[q] == Some(read));
-            if read != held && read.rank == held.rank && in_group {
+            let on_table = now.pyramid.contains(&Some(read))
+                || now.stock.contains(&read)
+                || now.waste.contains(&read);
+            if read != held && read.rank == held.rank && (in_group || !on_table) {
                 now = exchanged(&now, &[(held, read)]);
                 out.push((held, read));
             }
@@ -206,5 +211,51 @@ mod tests {
             Step::King(card("Kc"))
         );
         assert_eq!(exchanged_step(Step::Draw, &[(nine, other)]), Step::Draw);
+    }
+
+    /// A board read where everything is unsure but the places given.
+    fn board_showing(places: &[(usize, &str)]) -> Board {
+        let mut pyramid = [Seen::Unknown(0.5); 28];
+        for &(p, c) in places {
+            pyramid[p] = Seen::Card(card(c), 0.9);
+        }
+        Board {
+            pyramid,
+            stock_present: true,
+            stock_top: Seen::Unknown(0.5),
+            waste: Seen::Empty,
+            unsure: Vec::new(),
+            misplaced: Vec::new(),
+            index_at: vec![None; 30],
+        }
+    }
+
+    /// A place of a group read as another card of the group exchanges the two; read as what it
+    /// was taken for, or as a card of another rank, it exchanges nothing; read as a card of the
+    /// group already off the table, it takes that card's name. Places read whole as taken for
+    /// leave the group.
+    #[test]
+    fn a_card_seen_the_other_way_round_changes_places_with_its_twin() {
+        let mut deal = State::deal(&Deck::shuffled(5));
+        let (a, b) = (card("9h"), card("9d"));
+        // Put the two nines at places 3 and 7, wherever the deal had them.
+        deal = exchanged(&deal, &[(deal.pyramid[3].unwrap(), a)]);
+        deal = exchanged(&deal, &[(deal.pyramid[7].unwrap(), b)]);
+        let hidden = vec![vec![3, 7]];
+        let seen_swapped = board_showing(&[(3, "9d")]);
+        assert_eq!(exchanges(&seen_swapped, &deal, &hidden), vec![(a, b)]);
+        let after = exchanged(&deal, &[(a, b)]);
+        assert_eq!((after.pyramid[3], after.pyramid[7]), (Some(b), Some(a)));
+        assert_eq!(
+            seen(&seen_swapped, &after, &hidden),
+            Vec::<Vec<usize>>::new()
+        );
+        assert!(exchanges(&board_showing(&[(3, "9h")]), &deal, &hidden).is_empty());
+        assert!(exchanges(&board_showing(&[(3, "4c")]), &deal, &hidden).is_empty());
+        assert_eq!(seen(&board_showing(&[]), &deal, &hidden), hidden);
+        // The 9d taken off (under the name it was taken for): place 3 shows it, and takes its name.
+        let mut gone = deal.clone();
+        gone.pyramid[7] = None;
+        assert_eq!(exchanges(&seen_swapped, &gone, &hidden), vec![(a, b)]);
     }
 }
