@@ -269,17 +269,20 @@ fn in_the_msc_look_picture_only_corners_and_thick_outlines_are_read() {
 }
 
 /// Ornamental in MSC's look: a covered card shows its rank and a scroll, its suit glyph lies
-/// under the card over it. Calibration took the scroll for some cards' top edges (a template cut
+/// under the card over it, and on its fours, fives, eights and nines the gap between the two cards
+/// over it shows only paper. Calibration took the scroll for some cards' top edges (a template cut
 /// from a card's pips, and a set the loader then refused as damaged), the reader did too (two
-/// uncovered cards read as empty, so their faces as something where no card belongs), and read
-/// at other sizes, the cards' suits were guessed (9h read as 9d). Now calibration reads its frames
-/// back and refuses the art, saying what its corners lack.
+/// uncovered cards read as empty, so their faces as something where no card belongs), and the
+/// suits of those covered cards were guessed from the gaps' faint shading (9h read as 9d), so
+/// calibration refused the art. A part now decides only for a card whose template shows ink: the
+/// art calibrates, and those covered cards are read as unsure, never as another card (the agent
+/// plays them by their ranks: `tests/agent_sim.rs`).
 #[test]
-fn in_the_msc_look_corners_that_hide_the_suit_are_refused_at_calibration() {
-    let mut r = Renderer::with_look(Theme::load("ornamental").unwrap(), Look::Msc);
-    let refused = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED))
-        .expect_err("ornamental's covered corners show no suit in the msc look");
-    assert!(refused.contains("rank but not their suit"), "{refused}");
+fn in_the_msc_look_corners_that_hide_the_suit_leave_it_unsure_never_guessed() {
+    let sizes = [(1440, 900, 1.0), (1024, 768, 1.0)];
+    let mistakes = mistakes_in(Look::Msc, "ornamental", &sizes, 1);
+    let wrong: Vec<&String> = mistakes.iter().filter(|m| !m.ends_with("read ?")).collect();
+    assert!(wrong.is_empty(), "{wrong:?}");
 }
 
 /// KDE's xskat-french deck prints a small rank over a pip in its corner, and each template's
