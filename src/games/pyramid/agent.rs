@@ -609,9 +609,11 @@ impl Learnt {
 }
 
 /// Reads the fresh table, then draws 24 times reading each new stock card (on the stock, then on
-/// the waste). Cards the reader is unsure of, with close candidates, are settled by the full deck
-/// once every other card is known: of each one's candidates exactly one must be missing from the
-/// rest of the deck. Nothing is guessed: otherwise the agent stops and names them.
+/// the waste). Cards the reader is unsure of, with candidates, are settled by the full deck once
+/// every other card is known: of each one's candidates exactly one must be missing from the rest
+/// of the deck. Covered cards of one rank that not even the deck tells apart are taken one way
+/// round, which Pyramid's rules cannot tell (see `hidden_suits`); anything else unsure, and the
+/// agent stops and names it.
 fn learn_by_reading<G: World + ?Sized>(
     agent: &mut Agent<G>,
 ) -> Result<([Card; 28], Vec<Card>), Stop> {
