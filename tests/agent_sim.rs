@@ -75,19 +75,35 @@ fn run_at(
     faults: Faults,
     matcher: &Matcher,
 ) -> (solitaire_agent::agent::report::Report, Vec<(u64, Event)>) {
+    let (report, events, _) = run_logged(look, seed, faults, matcher);
+    (report, events)
+}
+
+/// `run_at`, with the lines the agent logged.
+fn run_logged(
+    look: &Setting,
+    seed: u64,
+    faults: Faults,
+    matcher: &Matcher,
+) -> (
+    solitaire_agent::agent::report::Report,
+    Vec<(u64, Event)>,
+    Vec<String>,
+) {
     let matcher = matcher.clone();
     let table = Table::seeded(seed, 300, faults);
     let renderer = Renderer::with_look(Theme::load(look.theme).unwrap(), look.look);
     let (w, h) = look.size;
     let mut game = pyramid_sim(table, renderer, w, h, look.scale);
+    let mut lines = Vec::new();
     let report = play(
         &mut game,
         Profile::of_look(look.look),
         Cards::Templates(matcher),
         Options::default(),
-        &mut LogLines(|_: &str| {}),
+        &mut LogLines(|line: &str| lines.push(line.to_string())),
     );
-    (report, game.events)
+    (report, game.events, lines)
 }
 
 /// How deal `seed` should end: cleared in the solver's number of steps, or no_solution (after
@@ -268,18 +284,8 @@ fn covered_cards_whose_suits_do_not_show_are_played_by_their_ranks() {
     let r = Renderer::with_look(Theme::load(look.theme).unwrap(), look.look);
     let matcher = sim_templates(r, look.size, look.scale).unwrap();
     let seed = 5;
-    let table = Table::seeded(seed, 300, Faults::default());
-    let renderer = Renderer::with_look(Theme::load(look.theme).unwrap(), look.look);
-    let mut game = pyramid_sim(table, renderer, look.size.0, look.size.1, look.scale);
-    let mut lines = Vec::new();
-    let report = play(
-        &mut game,
-        Profile::of_look(look.look),
-        Cards::Templates(matcher),
-        Options::default(),
-        &mut LogLines(|line: &str| lines.push(line.to_string())),
-    );
-    let (illegal, stray) = illegal_and_stray(&game.events);
+    let (report, events, lines) = run_logged(&look, seed, Faults::default(), &matcher);
+    let (illegal, stray) = illegal_and_stray(&events);
     assert_eq!(
         (report.result, report.steps),
         optimal_end(seed, report.steps),
