@@ -714,7 +714,7 @@ fn learn_by_reading<G: World + ?Sized>(
     let (settled, hidden) = if unsure.is_empty() {
         Some((Vec::new(), Vec::new()))
     } else {
-        hidden_suits::settle(&known, &unsure, PYRAMID_SIZE)
+        hidden_suits::settle(&known, &unsure)
     }
     .ok_or_else(|| {
         Stop(format!(
@@ -959,9 +959,7 @@ mod tests {
             let gone: Vec<Card> = gone.iter().map(|s| card(s)).collect();
             all.iter().copied().filter(|c| !gone.contains(c)).collect()
         };
-        let settle = |known: &[Card], unsure: &[(usize, Vec<Card>)]| {
-            hidden_suits::settle(known, unsure, PYRAMID_SIZE)
-        };
+        let settle = hidden_suits::settle;
         // Td is known elsewhere: the unsure card is Th.
         let unsure = vec![(5, vec![card("Th"), card("Td")])];
         assert_eq!(

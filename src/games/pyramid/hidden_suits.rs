@@ -7,6 +7,7 @@
 //! way round, the two are exchanged in the position and in the plan's steps.
 
 use crate::cards::Card;
+use crate::games::pyramid::position::PYRAMID_SIZE;
 use crate::games::pyramid::state::State;
 use crate::games::pyramid::step::Step;
 use crate::games::pyramid::vision::board::Board;
@@ -25,7 +26,6 @@ pub type Hidden = Vec<Vec<usize>>;
 pub fn settle(
     known: &[Card],
     unsure: &[(usize, Vec<Card>)],
-    pyramid_size: usize,
 ) -> Option<(Vec<(usize, Card)>, Hidden)> {
     let mut missing: Vec<Card> = (0..52)
         .map(Card::from_index)
@@ -64,7 +64,7 @@ pub fn settle(
         let of_rank: Vec<Card> = missing.iter().copied().filter(|c| c.rank == rank).collect();
         let one_rank = group
             .iter()
-            .all(|(p, c)| *p < pyramid_size && options(c, &missing).iter().all(|c| c.rank == rank));
+            .all(|(p, c)| *p < PYRAMID_SIZE && options(c, &missing).iter().all(|c| c.rank == rank));
         if !one_rank || group.len() != of_rank.len() {
             return None;
         }
