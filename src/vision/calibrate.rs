@@ -28,7 +28,7 @@ use image::{RgbImage, RgbaImage};
 use std::collections::BTreeMap;
 
 /// How far (in template pixels) crops are shifted to line them up with each other.
-const REACH: usize = 4;
+pub(crate) const REACH: usize = 4;
 /// How far, once the cards are known, a crop is shifted again to line it up with its rank and suit.
 const REALIGN: usize = 2;
 
@@ -214,7 +214,7 @@ impl Corners {
     /// The waste's crop to take for card `card`, the `i`-th seen, instead of `crops[i]`: a stock
     /// card seen on the stock was also drawn onto the waste, unless it is a king (the click
     /// removed it), and the waste shows it as the pyramid's cards are shown, not over backs.
-    fn on_waste(&self, i: usize, card: Card) -> Option<usize> {
+    pub(crate) fn on_waste(&self, i: usize, card: Card) -> Option<usize> {
         let k = i.checked_sub(28)?;
         (self.stock_seen == StockSeen::OnStock && !card.is_king() && k < self.waste.len())
             .then_some(k)
@@ -621,73 +621,6 @@ table may have been found off where it lies, or the labels are wrong. {}",
         return Err((Refused::Labels, label_check::refusal(&found)));
     }
     Ok((cut, profile))
-}
-
-/// The box of the gap templates (see `PartManifest`): what a covered pyramid card shows between
-/// the two cards over it (the middle of its face), down to where the card below them starts, kept
-/// `GAP_MARGIN` from each. None when the cards of a row lie too close side by side.
-pub fn gap_box(profile: &Profile) -> Option<[f32; 4]> {
-    let (across, down) = (profile.column_step - 1.0, profile.row_step);
-    let w = across - 2.0 * GAP_MARGIN;
-    (w >= MIN_GAP).then(|| [0.5 - w / 2.0, down + GAP_MARGIN, w, down - 2.0 * GAP_MARGIN])
-}
-
-/// How far the gap templates keep from the cards around the gap, in card widths (their edges,
-/// shadows and rounded corners).
-const GAP_MARGIN: f32 = 0.015;
-
-/// The narrowest gap worth templates, in card widths (3 pixels on cards 75 pixels wide).
-const MIN_GAP: f32 = 0.04;
-
-/// Templates of another part of the card (`part`, a box in card widths like the index box): each
-/// card cut where its index corner was cut (`cut`), its top-left corner moved by as much as lining
-/// up its index corner with the others moved that (a card's edges can put its corner a few pixels
-/// off, where a line inside it is stronger). Not lined up again: a part showing pips or a picture
-/// has nothing all cards share.
-pub(crate) fn part_templates(
-    frames: &[RgbaImage],
-    cut: &Corners,
-    cards: &[Card],
-    profile: &Profile,
-    part: [f32; 4],
-) -> Result<Vec<RgbImage>, String> {
-    let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
-    let w = cut.card_w;
-    let [_, _, ibw, ibh] = profile.index_box;
-    let (ipx, ipy) = (ibw * w / tw as f32, ibh * w / th as f32);
-    let [bx, by, bw, bh] = part;
-    let mut images: Vec<Option<RgbImage>> = vec![None; 52];
-    for (i, card) in cards.iter().enumerate() {
-        // Taken where `templates_from` takes the card's corner (see `Corners::on_waste`).
-        let ((frame, (x, y)), (ox, oy)) = match cut.on_waste(i, *card) {
-            Some(k) => (cut.waste_cut_at[k], cut.waste_offsets[k]),
-            None => (cut.cut_at[i], cut.offsets[i]),
-        };
-        let x = x + (ox as f32 - REACH as f32) * ipx;
-        let y = y + (oy as f32 - REACH as f32) * ipy;
-        let values = sample(
-            &frames[frame],
-            x + bx * w,
-            y + by * w,
-            bw * w,
-            bh * w,
-            tw,
-            th,
-        )
-        .rgb;
-        let raw: Vec<u8> = values
-            .iter()
-            .map(|v| v.round().clamp(0.0, 255.0) as u8)
-            .collect();
-        images[card.index()] = RgbImage::from_raw(TEMPLATE_W, TEMPLATE_H, raw);
-    }
-    Card::all()
-        .map(|card| {
-            images[card.index()]
-                .take()
-                .ok_or_else(|| format!("card {card} was never seen in the frames"))
-        })
-        .collect()
 }
 
 /// An index box as tall as `index_box`, across the card's whole width (a small margin each side).

@@ -11,6 +11,7 @@ pub mod dialog;
 pub(crate) mod dots;
 pub mod edges;
 pub mod felt;
+pub(crate) mod gap;
 pub mod glyph_box;
 pub mod groups;
 pub mod label_check;

@@ -7,9 +7,8 @@
 use crate::cards::{Card, Suit};
 use crate::games::pyramid::vision::profile::Profile;
 use crate::games::pyramid::vision::read_back;
-use crate::vision::calibrate::{
-    corners_of, gap_box, part_templates, templates_from, wide_index_box, Corners,
-};
+use crate::vision::calibrate::{corners_of, templates_from, wide_index_box, Corners};
+use crate::vision::gap::{gap_box, part_templates};
 use crate::vision::glyph_box::suit_glyphs;
 use crate::vision::label_check;
 use crate::vision::recognize::Matcher;
@@ -91,7 +90,7 @@ pub fn templates_showing_suits_in(
         }
         choices.push(corner);
     }
-    let gap = match gap_box(profile) {
+    let gap = match gap_box(frames, cut, cards, profile) {
         Some(gap) => Some((gap, part_templates(frames, cut, cards, profile, gap)?)),
         None => None,
     };
