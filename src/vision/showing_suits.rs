@@ -1,7 +1,8 @@
 //! Which templates a calibrated set keeps so that they tell the suits apart: the index corner
 //! (with the top strip past it), the corner cut across the card's whole top strip where the usual
-//! corner holds no suit, or the corner with a part where the art prints the suit a second time
-//! beside the rank (`suit_beside`). Each choice gets the parts and glyphs every set gets, and the
+//! corner holds no suit (or, where it shows only the first rows of a pip, may hold no rank),
+//! or the corner with a part where the art prints the suit a second time beside the rank
+//! (`suit_beside`). Each choice gets the parts and glyphs every set gets, and the
 //! first that reads the calibration deal back right at other card sizes is kept.
 
 use crate::cards::{Card, Suit};
@@ -22,9 +23,12 @@ use image::RgbaImage;
 /// (`label_check::suits_cut_off`), the suit may be printed beside the rank: the corners are cut
 /// again across the card's whole top strip, and kept if they tell the suits apart, else (or if
 /// those do not read back right) the corner is kept with templates of where the suits differ
-/// beside it. Refused when the frames, read back with the templates at other card sizes, show a
-/// card read as another (`read_back`), and, read back right, when the corners show only the first
-/// rows of the suits' pips and nothing beside the rank tells them apart.
+/// beside it. Where the usual corners show only the first rows of a pip, the top strip is tried
+/// last, for art that prints its rank away from the corner (checked for cut-off pips on its own
+/// corners). Refused when the frames, read back with the templates at other card sizes, show a
+/// card read as another or are not read as a table at all (`read_back`), and, read back right,
+/// when the corners show only the first rows of the suits' pips and nothing beside the rank tells
+/// them apart.
 pub fn templates_showing_suits(
     frames: &[RgbaImage],
     cut: &Corners,
@@ -51,15 +55,19 @@ pub fn templates_showing_suits_in(
     // Corners that show only the first rows of a pip under the rank may tell the suits apart on
     // the calibration deal and not on the next.
     let cut_off = label_check::suits_cut_off(cut, cards);
-    let cut_at = |index_box: [f32; 4]| -> Result<Templates, String> {
+    let cut_with = |index_box: [f32; 4]| -> Result<(Corners, Templates), String> {
         let part = Profile {
             index_box,
             ..profile.clone()
         };
         let part_cut = corners_of(frames, &part, cut.stock_seen, cut.borderless, cut.search)?;
-        templates_from(&part_cut, cards, &part, name)
+        let templates = templates_from(&part_cut, cards, &part, name)?;
+        Ok((part_cut, templates))
     };
-    let mut choices = Vec::new();
+    let cut_at = |index_box: [f32; 4]| cut_with(index_box).map(|(_, templates)| templates);
+    // Each choice with the refusal that holds for it when its corners show only the first rows
+    // of the suits' pips (none where the suit shows beside the rank).
+    let mut choices: Vec<(Templates, Option<String>)> = Vec::new();
     let all = region == Region::All;
     if shows && cut_off.is_none() {
         if !all {
@@ -67,28 +75,41 @@ pub fn templates_showing_suits_in(
                 "the index corners show the suits: no suit beside the rank is looked for".into(),
             );
         }
-        choices.push(with_strip(
-            corner.clone(),
-            cut_at(strip_box(profile.index_box))?,
+        choices.push((
+            with_strip(corner.clone(), cut_at(strip_box(profile.index_box))?),
+            None,
         ));
     } else {
-        let wide = cut_at(wide_index_box(profile.index_box))?;
+        // Across the whole top strip: art that prints the suit away from the usual corner.
+        let (wide_cut, wide) = cut_with(wide_index_box(profile.index_box))?;
         let beside_box = suit_beside_box(&wide, profile.index_box, region);
-        if all && cut_off.is_none() && Matcher::new(&wide).shows_suits() {
-            choices.push(wide);
+        let wide_shows = all && Matcher::new(&wide).shows_suits();
+        if wide_shows && cut_off.is_none() {
+            choices.push((wide.clone(), None));
         }
         if let Some(beside_box) = beside_box {
             let strip = cut_at(beside_box)?;
             if Matcher::new(&strip).shows_suits() {
-                choices.push(beside(corner.clone(), strip));
+                choices.push((beside(corner.clone(), strip), None));
             }
+        }
+        // Where the usual corners show only the first rows of a pip under where the rank should
+        // be, the art may print its rank away from them too (KDE's oxygen-white prints it at
+        // the top right, a pip at the top left): the top strip is tried last, its own corners
+        // checked for cut-off pips, after the usual corner (whose refusal, if this fails too,
+        // says what the usual corner lacks).
+        if wide_shows && cut_off.is_some() {
+            if choices.is_empty() {
+                choices.push((corner.clone(), cut_off.clone()));
+            }
+            choices.push((wide, label_check::suits_cut_off(&wide_cut, cards)));
         }
     }
     if choices.is_empty() {
         if !all {
             return Err("no suit found beside the rank".into());
         }
-        choices.push(corner);
+        choices.push((corner, cut_off.clone()));
     }
     let gap = match gap_box(frames, cut, cards, profile) {
         Some(gap) => Some((gap, part_templates(frames, cut, cards, profile, gap)?)),
@@ -96,7 +117,7 @@ pub fn templates_showing_suits_in(
     };
     let glyphs = suit_glyphs(frames, cards, profile, cut.stock_seen)?;
     let mut refused = None;
-    for mut templates in choices {
+    for (mut templates, cut_off) in choices {
         // The middle of the card a covered card shows between the two cards over it.
         if let Some((gap, images)) = &gap {
             templates.manifest.gap = Some(part_manifest(*gap, "gap"));
@@ -112,19 +133,21 @@ pub fn templates_showing_suits_in(
             );
             templates.suit_images = Some(images.clone());
         }
-        let misread = read_back::misreads(frames, cards, cut.stock_seen, profile, &templates);
-        if !misread.is_empty() {
-            refused.get_or_insert_with(|| read_back::refusal(&misread));
+        let found = read_back::read_back(frames, cards, cut.stock_seen, profile, &templates);
+        if let Some(why) = read_back::refusal_of(&found, frames.len()) {
+            refused.get_or_insert(why);
             continue;
         }
         // Read back right, but on the first rows of a pip the next deal's cards may not be,
         // unless the suit shows beside the rank too.
-        return match &cut_off {
-            Some(refusal) if !templates.manifest.suit_beside => Err(refusal.clone()),
-            _ => Ok(templates),
-        };
+        match cut_off {
+            Some(refusal) => {
+                refused.get_or_insert(refusal);
+            }
+            None => return Ok(templates),
+        }
     }
-    Err(refused.expect("a refusal for every choice read back wrong"))
+    Err(refused.expect("a refusal for every choice refused"))
 }
 
 /// `corner` with `strip` as its top strip templates (see `PartManifest`), cut beside the rank

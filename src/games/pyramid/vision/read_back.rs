@@ -4,7 +4,8 @@
 //! size the reader meets; the set is refused instead of saved, and the reader never guesses on
 //! such cards later. (KDE's oxygen decks print the rank only at the top right and pips at the
 //! top left: their 6 and 8 of a suit show the same corner.) Cards left unsure are not held
-//! against the art: the reader says so at play and stops.
+//! against the art: the reader says so at play and stops. Nor are frames not read as a table at
+//! one size; at every size, the read-back has checked nothing, and the set is refused too.
 
 use super::profile::Profile;
 use super::read_frame;
@@ -29,10 +30,19 @@ pub struct Misread {
     pub scale: f32,
 }
 
+/// What reading the frames back found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReadBack {
+    /// The cards read as other cards.
+    pub misreads: Vec<Misread>,
+    /// Per scale of `READ_BACK_SCALES`, how many frames were not read as a table at all.
+    pub unread: Vec<(f32, usize)>,
+}
+
 /// The cards of `frames` (the fresh table, then after each of 24 draws or clicks on the stock, as
 /// `stock` says; `cards[i]` the card of corner `i`: the pyramid, then the stock from the top) that
 /// `templates` read as other cards at `READ_BACK_SCALES`. Frames not read as a table at some
-/// scale are passed over.
+/// scale are passed over (see `read_back` for how many).
 pub fn misreads(
     frames: &[RgbaImage],
     cards: &[Card],
@@ -40,14 +50,26 @@ pub fn misreads(
     profile: &Profile,
     templates: &Templates,
 ) -> Vec<Misread> {
+    read_back(frames, cards, stock, profile, templates).misreads
+}
+
+/// `misreads`, and how many frames were not read as a table at each scale.
+pub fn read_back(
+    frames: &[RgbaImage],
+    cards: &[Card],
+    stock: StockSeen,
+    profile: &Profile,
+    templates: &Templates,
+) -> ReadBack {
     let matcher = Matcher::new(templates);
     let jobs: Vec<(f32, usize)> = READ_BACK_SCALES
         .iter()
         .flat_map(|&s| (0..frames.len()).map(move |k| (s, k)))
         .collect();
-    let mut found: Vec<Misread> = jobs
+    // Per job: the misreads, or None when the frame was not read as a table.
+    let results: Vec<Option<Vec<Misread>>> = jobs
         .par_iter()
-        .flat_map_iter(|&(scale, k)| {
+        .map(|&(scale, k)| {
             let frame = &frames[k];
             let (w, h) = (
                 (frame.width() as f32 * scale).round() as u32,
@@ -57,7 +79,7 @@ pub fn misreads(
             let mut matcher = matcher.clone();
             let mut out = Vec::new();
             let Ok((board, _)) = read_frame(&small, profile, &mut matcher) else {
-                return out;
+                return None;
             };
             let mut check = |card: Option<&Card>, seen: Seen| {
                 if let (Some(&card), Seen::Card(read, _)) = (card, seen) {
@@ -76,12 +98,50 @@ pub fn misreads(
                 StockSeen::OnStock => check(cards.get(28 + k), board.stock_top),
                 _ => {}
             }
-            out
+            Some(out)
         })
         .collect();
+    let unread = READ_BACK_SCALES
+        .iter()
+        .map(|&s| {
+            let missed = jobs
+                .iter()
+                .zip(&results)
+                .filter(|((scale, _), r)| *scale == s && r.is_none())
+                .count();
+            (s, missed)
+        })
+        .collect();
+    let mut found: Vec<Misread> = results.into_iter().flatten().flatten().collect();
     found.sort_by_key(|m| (m.card.index(), m.read.index()));
     found.dedup_by_key(|m| (m.card, m.read));
-    found
+    ReadBack {
+        misreads: found,
+        unread,
+    }
+}
+
+/// Why a template set is refused for what reading `frames` frames back found (`read_back`), if
+/// it is: cards read as others (see `refusal`), or most frames not read as a table at all at every
+/// scale, which would leave the set's reads unchecked (and its user with every frame refused).
+/// Frames not read at one scale only are no reason: calibrated at 800×600, cards two thirds as
+/// wide are smaller than any window shows, and ornamental's are not found there in MSC's look.
+pub fn refusal_of(found: &ReadBack, frames: usize) -> Option<String> {
+    if !found.misreads.is_empty() {
+        return Some(refusal(&found.misreads));
+    }
+    if found.unread.is_empty() || found.unread.iter().any(|&(_, missed)| 2 * missed <= frames) {
+        return None;
+    }
+    let missed: Vec<String> = found
+        .unread
+        .iter()
+        .map(|&(scale, missed)| format!("{missed} on cards {:.0}% as wide", scale * 100.0))
+        .collect();
+    Some(format!(
+        "read back with the templates just made, most of the {frames} calibration frames were not read as a Pyramid table at all ({}): these corners do not find this art's cards again at other sizes, so nothing was saved",
+        missed.join(", ")
+    ))
 }
 
 /// The message refusing a template set whose read-back found `misreads` (not empty).
@@ -138,6 +198,28 @@ mod tests {
             read: read.parse().unwrap(),
             scale: 1.3,
         }
+    }
+
+    /// A read-back that found no misread but did not read most frames at every scale refuses
+    /// the set all the same, naming how many; one that read most frames at some scale does not.
+    #[test]
+    fn frames_not_read_as_a_table_refuse_the_set() {
+        let unread = |a: usize, b: usize| ReadBack {
+            misreads: Vec::new(),
+            unread: vec![(0.67, a), (1.3, b)],
+        };
+        assert_eq!(refusal_of(&unread(25, 12), 25), None);
+        assert_eq!(refusal_of(&unread(0, 25), 25), None);
+        let why = refusal_of(&unread(25, 13), 25).expect("refused");
+        assert!(
+            why.contains("25 on cards 67% as wide, 13 on cards 130% as wide"),
+            "{why}"
+        );
+        let misread = ReadBack {
+            misreads: vec![misread("8d", "8h")],
+            ..unread(0, 0)
+        };
+        assert!(refusal_of(&misread, 25).is_some_and(|w| w.contains("8d as 8h")));
     }
 
     /// The refusal names the cards, and says what the picture lacks: the suit where a card was
