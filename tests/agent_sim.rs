@@ -268,11 +268,14 @@ fn deals_in_the_msc_look_are_cleared_with_the_msc_profile() {
 }
 
 /// Ornamental in MSC's look: a covered card's corner shows its rank and not its suit (the suit
-/// lies under the card over it), and on deal 5 all four nines are covered, and both red sixes:
-/// not even the full deck tells which is which. Pyramid looks at ranks only, so the agent takes
-/// them one way round, says so, and plays; where one is later seen whole the other way round,
-/// the two change places. The deal is cleared in the solver's steps (on the true deal), with no
-/// illegal move and no click off a target.
+/// lies under the card over it), and on deal 1 the black nines are covered, and the red fours,
+/// fives and eights: not even the full deck tells which is which. Pyramid looks at ranks only, so
+/// the agent takes them one way round, says so, and plays; where one is later seen whole the
+/// other way round, the two change places. The stock's top card there lies 9 pixels inside the
+/// edges of the cards under it after two draws, past where its corner was snapped to, and is
+/// looked for again past them (the agent used to stop: "after draw 2 the stock's top is
+/// unknown"). The deal is cleared in the solver's steps (on the true deal), with no illegal move
+/// and no click off a target.
 #[test]
 fn covered_cards_whose_suits_do_not_show_are_played_by_their_ranks() {
     let look = Setting {
@@ -283,7 +286,7 @@ fn covered_cards_whose_suits_do_not_show_are_played_by_their_ranks() {
     };
     let r = Renderer::with_look(Theme::load(look.theme).unwrap(), look.look);
     let matcher = sim_templates(r, look.size, look.scale).unwrap();
-    let seed = 5;
+    let seed = 1;
     let (report, events, lines) = run_logged(&look, seed, Faults::default(), &matcher);
     let (illegal, stray) = illegal_and_stray(&events);
     assert_eq!(

@@ -313,7 +313,20 @@ pub fn read_board_reusing(
         let m = banded.as_deref().unwrap_or(matcher);
         // Thoroughly only where a card's top edge is, or cannot show (see `Matcher::look_closely`).
         let thorough = !in_pyramid || shown.is_none_or(|edge| edge >= TOP_EDGE);
-        let look = m.look_closely(frame, (x, y), w, thorough);
+        let mut look = m.look_closely(frame, (x, y), w, thorough);
+        // A pile's top card lies inside the edges of the cards under it, which peek out up and
+        // to the left, one more for every few cards: where nothing fits at the corner snapped
+        // to, the stack is deeper than the snap reaches (ornamental's stock in the msc look,
+        // whose top card lay 9 pixels under the stack's top edge), and the corner is looked for
+        // again past it.
+        if !in_pyramid && look.lead() < MIN_SCORE {
+            let past = Rect::new(x as i32 + 1, y as i32 + 1, rect.w, rect.h);
+            let (px, py, _) = snap_corner_within(e, past, depth, w, 0);
+            let again = m.look_closely(frame, (px, py), w, thorough);
+            if again.lead() > look.lead() {
+                (look, glance.corner) = (again, (px, py));
+            }
+        }
         // Where the edge cannot show, a corner like a card's stands for it.
         if shown.is_none() && look.lead() >= MIN_SCORE {
             glance.edge = 1.0;
