@@ -57,26 +57,27 @@ pub fn gap_box(
         return None;
     }
     let layout = [0.5 - across / 2.0, down, across, down];
-    let [left, top, right, bottom] = reach_in(frames, cut, cards, profile, layout);
+    let [left, right, bottom] = reach_in(frames, cut, cards, profile, layout);
     let x0 = layout[0] + left * across + GAP_MARGIN;
     let x1 = layout[0] + (1.0 - right) * across - GAP_MARGIN;
-    let y0 = down + top * down + GAP_MARGIN;
+    let y0 = down + GAP_MARGIN;
     let y1 = 2.0 * down - bottom * down - GAP_MARGIN;
     (x1 - x0 >= MIN_GAP && y1 > y0).then_some([x0, y0, x1 - x0, y1 - y0])
 }
 
 /// How far into `layout` (a box in card widths) the cards around the gap show on the covered
-/// cards, as shares of its width (left, right) and height (top, bottom): the columns from each
-/// side, and the rows from the top and the bottom, whose mean over the covered cards differs
-/// from the mean over the cards seen whole by more than chance gives (see `apart`). (What a card's face shows there is the same on average, covered or not; the edge of a
-/// card over it is the same on every covered card and on none seen whole.)
+/// cards, as shares of its width (left, right) and height (bottom): the columns from each side,
+/// and the rows from the bottom, whose mean over the covered cards differs from the mean over the
+/// cards seen whole by more than chance gives (see `apart`). (What a card's face shows there is
+/// the same on average, covered or not; the edge of a card over it is the same on every covered
+/// card and on none seen whole.)
 fn reach_in(
     frames: &[RgbaImage],
     cut: &Corners,
     cards: &[Card],
     profile: &Profile,
     layout: [f32; 4],
-) -> [f32; 4] {
+) -> [f32; 3] {
     let nx = ((layout[2] * cut.card_w * SAMPLES_PER_PIXEL).ceil() as usize).max(4);
     let ny = ROW_SAMPLES;
     let strips: Vec<Vec<f32>> = cards
@@ -94,18 +95,17 @@ fn reach_in(
         apart(&covered, &whole, nx, &middle, &[y])
     };
     let rows: Vec<usize> = (0..ny).collect();
-    // The top rows border the cards over the gap on every covered card; the bottom ones the card
-    // below those only where there is one.
-    let top = rows
-        .iter()
-        .take_while(|&&y| row_apart(&strips[..COVERED], y))
-        .count();
+    // The bottom rows border the card below the two over the gap, where there is one. The top
+    // rows are kept: only the rounded corners of the cards over the gap reach into them, at its
+    // sides, and what they leave between shows the most of a card's face there (ornamental's
+    // covered jacks and aces of clubs and spades, which the gap tells apart, lost it when whole
+    // rows were left out there).
     let bottom = rows
         .iter()
         .rev()
         .take_while(|&&y| row_apart(&strips[..WITH_ONE_BELOW], y))
         .count();
-    let kept: Vec<usize> = (top..ny.saturating_sub(bottom).max(top)).collect();
+    let kept: Vec<usize> = (0..ny - bottom).collect();
     let covered: Vec<&Vec<f32>> = strips[..COVERED].iter().collect();
     let column_apart = |x: usize| !kept.is_empty() && apart(&covered, &whole, nx, &[x], &kept);
     let left = all_columns.iter().take_while(|&&x| column_apart(x)).count();
@@ -115,12 +115,7 @@ fn reach_in(
         .take_while(|&&x| column_apart(x))
         .count();
     let (nx, ny) = (nx as f32, ny as f32);
-    [
-        left as f32 / nx,
-        top as f32 / ny,
-        right as f32 / nx,
-        bottom as f32 / ny,
-    ]
+    [left as f32 / nx, right as f32 / nx, bottom as f32 / ny]
 }
 
 /// Whether, over the samples at `columns` × `rows` of strips `nx` samples wide, the mean of the
