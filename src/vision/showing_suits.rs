@@ -84,25 +84,31 @@ pub fn templates_showing_suits_in(
         let (wide_cut, wide) = cut_with(wide_index_box(profile.index_box))?;
         let beside_box = suit_beside_box(&wide, profile.index_box, region);
         let wide_shows = all && Matcher::new(&wide).shows_suits();
-        if wide_shows && cut_off.is_none() {
-            choices.push((wide.clone(), None));
-        }
+        // Where the usual corners show only the first rows of a pip under where the rank should
+        // be, the art may print its rank away from them too (KDE's oxygen-white prints it at
+        // the top right, a pip at the top left): the top strip is tried last, its own corners
+        // checked for cut-off pips, after the usual corner (whose refusal, if this fails too,
+        // says what the usual corner lacks).
+        let (wide_first, wide_last) = match (wide_shows, &cut_off) {
+            (false, _) => (None, None),
+            (true, None) => (Some((wide, None)), None),
+            (true, Some(_)) => {
+                let own = label_check::suits_cut_off(&wide_cut, cards);
+                (None, Some((wide, own)))
+            }
+        };
+        choices.extend(wide_first);
         if let Some(beside_box) = beside_box {
             let strip = cut_at(beside_box)?;
             if Matcher::new(&strip).shows_suits() {
                 choices.push((beside(corner.clone(), strip), None));
             }
         }
-        // Where the usual corners show only the first rows of a pip under where the rank should
-        // be, the art may print its rank away from them too (KDE's oxygen-white prints it at
-        // the top right, a pip at the top left): the top strip is tried last, its own corners
-        // checked for cut-off pips, after the usual corner (whose refusal, if this fails too,
-        // says what the usual corner lacks).
-        if wide_shows && cut_off.is_some() {
+        if let Some(wide) = wide_last {
             if choices.is_empty() {
                 choices.push((corner.clone(), cut_off.clone()));
             }
-            choices.push((wide, label_check::suits_cut_off(&wide_cut, cards)));
+            choices.push(wide);
         }
     }
     if choices.is_empty() {
