@@ -183,6 +183,37 @@ fn moves_animate_then_the_picture_is_still() {
     assert_eq!(end.waste_top, still.stock_top);
 }
 
+/// A click that comes while a move is still under way says in the log how long it had left (for
+/// `bench-play`'s clicks in flight); one after it lands says nothing of the kind.
+#[test]
+fn a_click_during_a_move_is_logged_with_the_time_the_move_had_left() {
+    let l = layout();
+    let mut table = Table::seeded(5, ANIM, Faults::default());
+    let (x, y) = l.click_point(Target::Stock).unwrap();
+    table.click(&l, x, y, 100);
+    table.click(&l, x, y, 100 + ANIM - 40);
+    table.click(&l, x, y, 100 + ANIM + 60);
+    table.click(&l, x, y, 100 + 3 * ANIM);
+    let flying: Vec<Option<u64>> = table
+        .take_events()
+        .into_iter()
+        .filter_map(|(_, e)| match e {
+            Event::Click { flying_ms, .. } => Some(flying_ms),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(flying, [None, Some(40), Some(200), None]);
+    let line = Event::Click {
+        x,
+        y,
+        target: "stock".into(),
+        flying_ms: Some(40),
+    }
+    .to_json(7);
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(v["flying_ms"], 40, "{line}");
+}
+
 #[test]
 fn injected_faults_are_repeatable_and_logged() {
     let l = layout();

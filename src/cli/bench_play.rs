@@ -47,6 +47,10 @@ struct Row {
     play_floor_ms: u64,
     illegal: usize,
     stray: usize,
+    /// Clicks made while a move was still under way by the table's clock, and the most time
+    /// such a move still had to run.
+    in_flight: usize,
+    most_left_ms: u64,
 }
 
 pub fn run(args: BenchPlayArgs) -> CliResult {
@@ -130,6 +134,11 @@ fn play_deal(
     let events = log_events(&log);
     let count = |kind: &str| events.iter().filter(|e| e["event"] == kind).count();
     let number = |key: &str| report[key].as_u64().unwrap_or(0);
+    let flying: Vec<u64> = events
+        .iter()
+        .filter(|e| e["event"] == "click")
+        .filter_map(|e| e["flying_ms"].as_u64())
+        .collect();
     Ok(Row {
         seed,
         result: report["result"].as_str().unwrap_or("?").to_string(),
@@ -148,6 +157,8 @@ fn play_deal(
             .iter()
             .filter(|e| e["event"] == "click" && e["target"] == "none")
             .count(),
+        in_flight: flying.len(),
+        most_left_ms: flying.iter().copied().max().unwrap_or(0),
     })
 }
 
@@ -264,12 +275,12 @@ fn print_table(rows: &[Row], args: &BenchPlayArgs) {
         }
     );
     println!();
-    println!("| deal | result | steps | clicks | reveal s | floor s | play s | floor s | × floor | illegal | stray clicks |");
-    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| deal | result | steps | clicks | reveal s | floor s | play s | floor s | × floor | illegal | stray clicks | clicks in flight | most ms left |");
+    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let line = |name: &str, result: &str, r: &Row| {
         let (reveal_floor, play_floor) = (r.reveal_floor_ms, r.play_floor_ms);
         println!(
-            "| {name} | {result} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {name} | {result} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.steps,
             r.clicks,
             secs(r.reveal_ms),
@@ -278,7 +289,9 @@ fn print_table(rows: &[Row], args: &BenchPlayArgs) {
             secs(play_floor),
             ratio(r.reveal_ms + r.play_ms, reveal_floor + play_floor),
             r.illegal,
-            r.stray
+            r.stray,
+            r.in_flight,
+            r.most_left_ms
         );
     };
     for r in rows {
@@ -296,10 +309,15 @@ fn print_table(rows: &[Row], args: &BenchPlayArgs) {
         play_floor_ms: rows.iter().map(|r| r.play_floor_ms).sum(),
         illegal: rows.iter().map(|r| r.illegal).sum(),
         stray: rows.iter().map(|r| r.stray).sum(),
+        in_flight: rows.iter().map(|r| r.in_flight).sum(),
+        most_left_ms: rows.iter().map(|r| r.most_left_ms).max().unwrap_or(0),
     };
     line("all", &format!("{cleared} cleared"), &all);
     println!();
     println!(
         "Floors: the stock's {REVEAL_DRAWS} draws and the plan's steps, {anim} ms each; solving time is not counted."
+    );
+    println!(
+        "Clicks in flight: made while a move was still under way by the table's clock (its lag and animation), with the most time such a move had left."
     );
 }

@@ -45,6 +45,9 @@ pub enum Event {
         x: i32,
         y: i32,
         target: String,
+        /// How long the move before it still had to run (lag and flight) when the click came,
+        /// in ms; none when no move was under way.
+        flying_ms: Option<u64>,
     },
     Move {
         step: String,
@@ -83,8 +86,17 @@ impl Event {
         let s = |v: &str| serde_json::to_string(v).expect("string");
         let body = match self {
             Event::Deal { deck } => format!(r#""event":"deal","deck":{}"#, s(deck)),
-            Event::Click { x, y, target } => {
-                format!(r#""event":"click","x":{x},"y":{y},"target":{}"#, s(target))
+            Event::Click {
+                x,
+                y,
+                target,
+                flying_ms,
+            } => {
+                let flying = flying_ms.map_or(String::new(), |ms| format!(r#","flying_ms":{ms}"#));
+                format!(
+                    r#""event":"click","x":{x},"y":{y},"target":{}{flying}"#,
+                    s(target)
+                )
             }
             Event::Move { step } => format!(r#""event":"move","step":{}"#, s(step)),
             Event::Illegal { why } => format!(r#""event":"illegal","why":{}"#, s(why)),
@@ -128,6 +140,8 @@ pub struct Harness {
     faults: Faults,
     rng: SplitMix64,
     events: Vec<(u64, Event)>,
+    /// When the last move started lands (0: none under way).
+    pub landing_ms: u64,
 }
 
 impl Harness {
@@ -137,6 +151,7 @@ impl Harness {
             rng: SplitMix64(faults.seed),
             faults,
             events: Vec::new(),
+            landing_ms: 0,
         }
     }
 
@@ -161,7 +176,16 @@ impl Harness {
     /// Logs a click on `target`; true when the click is to be acted on, false when the
     /// drop-click fault swallows it (logged as such).
     pub fn click(&mut self, x: i32, y: i32, target: String, now_ms: u64) -> bool {
-        self.log(now_ms, Event::Click { x, y, target });
+        let flying_ms = (now_ms < self.landing_ms).then(|| self.landing_ms - now_ms);
+        self.log(
+            now_ms,
+            Event::Click {
+                x,
+                y,
+                target,
+                flying_ms,
+            },
+        );
         if self.faults.drop_click_rate > 0.0 && self.rng.next_f64() < self.faults.drop_click_rate {
             self.log(
                 now_ms,

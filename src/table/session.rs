@@ -116,6 +116,7 @@ impl<S: Clone, T: Copy + Display> Session<S, T> {
     pub fn record(&mut self, before: S, step: T, now_ms: u64) {
         self.history.push((before.clone(), step));
         let start_ms = now_ms + self.harness.lag(now_ms);
+        self.harness.landing_ms = start_ms + self.harness.animation_ms;
         self.motion = Some(Motion {
             before,
             step,
@@ -205,6 +206,7 @@ impl<S: Clone, T: Copy + Display> Session<S, T> {
             Some((before, step)) => {
                 self.state = before;
                 self.motion = None;
+                self.harness.landing_ms = 0;
                 let step = step.to_string();
                 self.harness.log(now_ms, Event::Undo { step });
             }
@@ -217,6 +219,7 @@ impl<S: Clone, T: Copy + Display> Session<S, T> {
         self.state = (self.deal)(&self.deck);
         self.history.clear();
         self.motion = None;
+        self.harness.landing_ms = 0;
         self.harness.log(now_ms, event);
     }
 }
