@@ -136,6 +136,51 @@ fn illegal_and_stray(events: &[(u64, Event)]) -> (usize, usize) {
 /// Seeds 1 to `DEALS`, each played from its deal to the end.
 const DEALS: u64 = 40;
 
+/// The last part of a 300 ms flight in which the card, slowing down, already lies on its final
+/// pixel (the table eases its moves): the picture shows the move landed, though the table's
+/// clock has the move under way.
+const TAIL_MS: u64 = 10;
+
+/// A move's wait ends at the first picture that shows it landed, not a hold later: after every
+/// draw but the first (whose place on the waste is learnt from it) and every removal, the next
+/// click comes within one capture of the move's end (the simulated table paints each instant
+/// exactly, with no latency), and never before the picture shows it landed.
+#[test]
+fn the_next_click_comes_at_the_first_picture_after_a_move_lands() {
+    let matcher = matcher();
+    let (report, events) = run(1, Faults::default(), &matcher);
+    assert_eq!(report.result, Outcome::Cleared, "{}", report.reason);
+    let poll = Options::default().poll_ms;
+    let mut gaps = Vec::new();
+    for (i, (t, e)) in events.iter().enumerate() {
+        let Event::Move { step } = e else { continue };
+        // The next click, if the log has one before the next move or Undo board.
+        let next = events[i + 1..].iter().find_map(|(tc, e)| match e {
+            Event::Click { target, .. } if target != "undo_board" => Some(Some(*tc)),
+            Event::Click { .. } | Event::Move { .. } => Some(None),
+            _ => None,
+        });
+        if let Some(Some(tc)) = next {
+            let gap = tc as i64 - (*t + 300) as i64;
+            assert!(
+                gap >= -(TAIL_MS as i64),
+                "a click {} ms before {step} landed",
+                -gap
+            );
+            gaps.push((gap, step.clone()));
+        }
+    }
+    let late: Vec<&(i64, String)> = gaps.iter().filter(|(g, _)| *g > poll as i64).collect();
+    // The first draw, the recycles and the draws of a king (with a card selected first) wait
+    // for the hold.
+    assert!(
+        gaps.len() > 60 && late.len() <= 6,
+        "{} of {} moves were followed by a click more than {poll} ms after they landed: {late:?}",
+        late.len(),
+        gaps.len()
+    );
+}
+
 #[test]
 fn forty_seeded_deals_are_cleared_with_exactly_the_planned_clicks() {
     let matcher = matcher();
@@ -184,6 +229,14 @@ fn forty_seeded_deals_are_cleared_with_exactly_the_planned_clicks() {
             );
             assert_eq!(report.replans, 0);
             assert!(report.reveal_ms > 0 && (report.play_ms > 0 || optimal.is_none()));
+            assert_eq!(
+                count(
+                    &events,
+                    |e| matches!(e, Event::Click { flying_ms: Some(ms), .. } if *ms > TAIL_MS)
+                ),
+                0,
+                "seed {seed}: a click came while a move was still flying"
+            );
             (report.result == Outcome::Cleared) as usize
         })
         .sum();

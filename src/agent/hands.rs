@@ -33,7 +33,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            poll_ms: 16,
+            poll_ms: 8,
             still_ms: 16,
             change_timeout_ms: 2500,
             settle_timeout_ms: 10_000,
@@ -55,6 +55,19 @@ impl From<String> for Stop {
     fn from(s: String) -> Stop {
         Stop(s)
     }
+}
+
+/// When the wait after a click may end.
+pub enum Until<'a> {
+    /// Once the picture has stayed still (the hold: see `Hands::settle_until`).
+    Still,
+    /// At the first changed picture: for a click whose effect does not animate (a card
+    /// selected), where waiting would only add the game's repaint interval and more.
+    Changed,
+    /// Once still, or sooner: at the first new picture that `landed` accepts as the move's end
+    /// (every card where the move puts it, nothing else changed), given with the capture
+    /// before it.
+    Landed(&'a mut dyn FnMut(&RgbaImage, &RgbaImage) -> bool),
 }
 
 /// Whether two captures show the same picture (the very same capture, or equal pixels).
@@ -101,6 +114,9 @@ pub struct Hands<'g, G: World + ?Sized> {
     pub dialogs_dismissed: usize,
     /// A dialog the agent opened itself is showing (Undo board's): not an interruption.
     own_dialog: bool,
+    /// Whether the last wait ended by the picture staying still (not at a change, nor at a
+    /// picture that showed the move landed).
+    pub still_by_hold: bool,
 }
 
 impl<'g, G: World + ?Sized> Hands<'g, G> {
@@ -122,6 +138,7 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
             dialogs: None,
             dialogs_dismissed: 0,
             own_dialog: false,
+            still_by_hold: false,
         };
         hands.note_capture_kind();
         Ok(hands)
@@ -274,17 +291,15 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
         expect_change: bool,
         change_timeout_ms: u64,
     ) -> Result<bool, Stop> {
-        self.settle_until(expect_change, change_timeout_ms, false)
+        self.settle_until(expect_change, change_timeout_ms, Until::Still)
     }
 
-    /// `settle_within`; with `change_is_enough`, ending at the first changed picture without
-    /// waiting for it to stay still: for a click whose effect does not animate (a card
-    /// selected), where waiting would only add the game's repaint interval and more.
+    /// `settle_within`, ending as `until` says.
     pub fn settle_until(
         &mut self,
         expect_change: bool,
         change_timeout_ms: u64,
-        change_is_enough: bool,
+        mut until: Until,
     ) -> Result<bool, Stop> {
         let start = self.game.now_ms();
         let before = self.frame.clone();
@@ -310,9 +325,17 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
                 }
                 same_since = now;
             }
-            if change_is_enough && !is_before && !is_prev {
-                self.frame = f;
-                return Ok(true);
+            if !is_before && !is_prev {
+                let done = match &mut until {
+                    Until::Still => false,
+                    Until::Changed => true,
+                    Until::Landed(landed) => landed(&f, &prev),
+                };
+                if done {
+                    self.still_by_hold = false;
+                    self.frame = f;
+                    return Ok(true);
+                }
             }
             let hold = if changed {
                 (longest_pause + longest_pause / 2).max(self.options.still_ms)
@@ -320,10 +343,12 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
                 self.options.poll_ms
             };
             if (changed || !expect_change) && is_prev && now - same_since >= hold {
+                self.still_by_hold = true;
                 self.frame = f;
                 return Ok(changed);
             }
             if expect_change && !changed && elapsed > change_timeout_ms {
+                self.still_by_hold = true;
                 self.frame = f;
                 return Ok(false);
             }
@@ -418,15 +443,19 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
 
     /// Clicks `target`, and again (up to the retries) while the picture does not change.
     pub fn click_until_change(&mut self, point: (i32, i32)) -> Result<(), Stop> {
-        self.click_until(point, false)
+        self.click_until(point, Until::Still)
     }
 
-    /// `click_until_change`; with `change_is_enough`, done at the first changed picture (see
-    /// `settle_until`).
-    pub fn click_until(&mut self, point: (i32, i32), change_is_enough: bool) -> Result<(), Stop> {
+    /// `click_until_change`, each wait ending as `until` says (see `settle_until`).
+    pub fn click_until(&mut self, point: (i32, i32), mut until: Until) -> Result<(), Stop> {
         for attempt in 0..self.options.retries {
             self.click_at(point)?;
-            if self.settle_until(true, self.options.change_timeout_ms, change_is_enough)? {
+            let until = match &mut until {
+                Until::Still => Until::Still,
+                Until::Changed => Until::Changed,
+                Until::Landed(landed) => Until::Landed(&mut **landed),
+            };
+            if self.settle_until(true, self.options.change_timeout_ms, until)? {
                 return Ok(());
             }
             self.watch.log(&format!(

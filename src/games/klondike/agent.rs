@@ -24,7 +24,7 @@ use super::table::game::targets_of;
 use super::table::scene::foundation_top;
 use super::vision::{Board, Reader};
 use super::{Draw, Step, PILES};
-use crate::agent::hands::{Hands, Options, Stop};
+use crate::agent::hands::{Hands, Options, Stop, Until};
 use crate::agent::io::World;
 use crate::agent::report::{Outcome, Report, Watch};
 use crate::cards::Card;
@@ -193,7 +193,12 @@ impl<'g, G: World + ?Sized> Player<'g, G> {
                 .layout
                 .click_point(target, table)
                 .ok_or_else(|| Stop(format!("no place to click for {step}")))?;
-            self.hands.click_until(point, i + 1 < targets.len())?;
+            let until = if i + 1 < targets.len() {
+                Until::Changed
+            } else {
+                Until::Still
+            };
+            self.hands.click_until(point, until)?;
         }
         Ok(())
     }

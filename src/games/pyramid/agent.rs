@@ -1,15 +1,20 @@
 //! The agent's loop: read the board, learn the stock by drawing through it, Undo board (and OK) and
-//! check the deal is back, solve, then for each step click, wait for a still picture, read and
-//! compare with the expected position — retrying dropped clicks, re-planning when the game took
-//! another legal move, and stopping with a reason when the board is not what it should be.
+//! check the deal is back, solve, then for each step click, wait for a picture showing the move
+//! landed (`landed`) or a still one, read and compare with the expected position — retrying
+//! dropped clicks, re-planning when the game took another legal move, and stopping with a reason
+//! when the board is not what it should be.
 
-use crate::agent::hands::{Hands, Options, Stop};
+use crate::agent::hands::{Hands, Options, Stop, Until};
 use crate::agent::io::World;
 use crate::agent::report::{Cards, Challenge, DealPlayed, Outcome, Report, Watch};
 use crate::cards::{Card, Deck};
 use crate::games::pyramid::goal::Goal;
 use crate::games::pyramid::hidden_suits::{self, Hidden};
-use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
+use crate::games::pyramid::known::{
+    difference, names, show_learnt, show_seen, Learnt, STOCK_PLACE, WASTE_PLACE,
+};
+use crate::games::pyramid::landed::Landing;
+use crate::games::pyramid::position::PYRAMID_SIZE;
 use crate::games::pyramid::score::{tally_of, Tally};
 use crate::games::pyramid::solver;
 use crate::games::pyramid::state::State;
@@ -31,87 +36,51 @@ struct Agent<'g, G: World + ?Sized> {
     replans: usize,
     /// Covered cards taken one way round within their rank (see `hidden_suits`).
     hidden: Hidden,
-}
-
-fn seen_matches(seen: Seen, want: Option<Card>) -> bool {
-    match (seen, want) {
-        (Seen::Empty, None) => true,
-        (Seen::Card(c, _), Some(w)) => c == w,
-        _ => false,
-    }
-}
-
-/// Whether what a place shows agrees with the card the agent knows is there: read as that card,
-/// or read as unsure with that card among the close candidates (the deal, known in full, settles
-/// what a single picture cannot).
-fn agrees(board: &Board, place: usize, seen: Seen, want: Option<Card>) -> bool {
-    seen_matches(seen, want)
-        || matches!((seen, want), (Seen::Unknown(_), Some(w)) if board.candidates(place).contains(&w))
-}
-
-/// The places of the stock and the waste, numbered after the pyramid's.
-const STOCK_PLACE: usize = 28;
-const WASTE_PLACE: usize = 29;
-
-/// The first difference between a board read and a position, or None when they agree.
-pub fn difference(board: &Board, state: &State) -> Option<String> {
-    for p in Position::all() {
-        let want = state.pyramid[p.index()];
-        let got = board.pyramid[p.index()];
-        // A pyramid slot is never filled again: where the rules say it is empty and no card is
-        // recognised there (only the cards behind show), it is empty.
-        if want.is_none() && matches!(got, Seen::Unknown(_)) {
-            continue;
-        }
-        if !agrees(board, p.index(), got, want) {
-            return Some(format!(
-                "pyramid:{} should be {}, reads {}",
-                p.index(),
-                show(want),
-                show_seen(got)
-            ));
-        }
-    }
-    if !agrees(board, STOCK_PLACE, board.stock_top, state.stock_top()) {
-        return Some(format!(
-            "the stock's top should be {}, reads {}",
-            show(state.stock_top()),
-            show_seen(board.stock_top)
-        ));
-    }
-    if !agrees(board, WASTE_PLACE, board.waste, state.waste_top()) {
-        return Some(format!(
-            "the waste should be {}, reads {}",
-            show(state.waste_top()),
-            show_seen(board.waste)
-        ));
-    }
-    None
-}
-
-fn show(c: Option<Card>) -> String {
-    c.map_or("empty".into(), |c| c.to_string())
-}
-
-fn show_seen(s: Seen) -> String {
-    match s {
-        Seen::Empty => "empty".into(),
-        Seen::Card(c, _) => c.to_string(),
-        Seen::Unknown(_) => "unknown".into(),
-    }
+    /// The board last read from a still picture.
+    still: Option<Board>,
+    /// How far a card's index lies on the waste at rest from where it lay on the stock
+    /// (`Board::index_at`), learnt from a draw whose end the hold found still, with the
+    /// picture's size.
+    stock_to_waste: Option<((u32, u32), (f32, f32))>,
 }
 
 impl<'g, G: World + ?Sized> Agent<'g, G> {
     fn read(&mut self) -> Result<Board, Stop> {
         let reader = self.reader.as_mut().expect("a reader");
-        read_with(reader, &mut self.hands).map_err(|why| self.hands.unreadable(&why))
+        let board =
+            read_with(reader, &mut self.hands).map_err(|why| self.hands.unreadable(&why))?;
+        self.note_still(&board);
+        Ok(board)
     }
 
     /// Reads the board until `wanted` accepts it (`Hands::read_until`).
     fn read_wanted(&mut self, wanted: impl Fn(&Board) -> bool) -> Result<Board, Stop> {
         let reader = self.reader.as_mut().expect("a reader");
-        self.hands
-            .read_until(|hands| read_with(reader, hands), wanted)
+        let board = self
+            .hands
+            .read_until(|hands| read_with(reader, hands), wanted)?;
+        self.note_still(&board);
+        Ok(board)
+    }
+
+    /// Keeps `board`, just read from the last still picture, for telling when the next move
+    /// has landed (see `landed`).
+    fn note_still(&mut self, board: &Board) {
+        let size = self.hands.frame.dimensions();
+        if self.stock_to_waste.is_some_and(|(s, _)| s != size) {
+            self.stock_to_waste = None;
+        }
+        // A card that lay on the stock and now lies on the waste: drawn.
+        let drawn = self.still.as_ref().and_then(|last| {
+            let card = last.stock_top.card()?;
+            (board.waste.card() == Some(card)).then_some(())?;
+            let (s, w) = (last.index_at[STOCK_PLACE]?, board.index_at[WASTE_PLACE]?);
+            Some((w.0 - s.0, w.1 - s.1))
+        });
+        if let (Some(apart), true) = (drawn, self.hands.still_by_hold) {
+            self.stock_to_waste = Some((size, apart));
+        }
+        self.still = Some(board.clone());
     }
 
     fn point(&self, target: Target) -> Result<(i32, i32), Stop> {
@@ -127,8 +96,15 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
 
     /// Plays one step by its clicks, each confirmed by a change of the picture: a selecting
     /// click by its first change (a highlight does not animate, so the partner is clicked at
-    /// once), the last click by the picture staying still (the move has landed).
-    fn do_step(&mut self, state: &State, step: Step) -> Result<(), Stop> {
+    /// once), the last by the move having landed: the picture staying still, or sooner a
+    /// picture that shows the move done (see `landed`), where the board read from it is one
+    /// `wanted` accepts.
+    fn do_step(
+        &mut self,
+        state: &State,
+        step: Step,
+        wanted: &dyn Fn(&Board) -> bool,
+    ) -> Result<(), Stop> {
         self.expect_pyramid(state, step);
         let targets = clicks_for(state, step);
         for (i, &target) in targets.iter().enumerate() {
@@ -136,7 +112,28 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
                 return Err(Stop(format!("no way to click {step}")));
             }
             let p = self.point(target)?;
-            self.hands.click_until(p, i + 1 < targets.len())?;
+            if i + 1 < targets.len() {
+                self.hands.click_until(p, Until::Changed)?;
+                continue;
+            }
+            let landing = match (self.reader.as_ref().and_then(|r| r.located()), &self.still) {
+                (Some(l), Some(last)) => {
+                    let apart = self.stock_to_waste.map(|(_, at)| at);
+                    Landing::new(self.hands.frame.clone(), l, state, step, last, apart)
+                }
+                _ => None,
+            };
+            let (Some(landing), Some(reader)) = (landing, self.reader.as_mut()) else {
+                self.hands.click_until(p, Until::Still)?;
+                continue;
+            };
+            let mut landed = |frame: &image::RgbaImage, prev: &image::RgbaImage| {
+                landing.unchanged_elsewhere(frame, prev)
+                    && reader
+                        .read(frame)
+                        .is_ok_and(|b| wanted(&b) && landing.board_landed(&b))
+            };
+            self.hands.click_until(p, Until::Landed(&mut landed))?;
         }
         Ok(())
     }
@@ -258,6 +255,8 @@ fn with_agent<'a, G: World + ?Sized>(
         profile,
         replans: 0,
         hidden: Vec::new(),
+        still: None,
+        stock_to_waste: None,
     };
     report.profile = Some(agent.profile.name.clone());
     let outcome = body(&mut agent, &mut report, start);
@@ -359,13 +358,14 @@ fn play_plan<G: World + ?Sized>(
     let mut i = 0;
     while i < plan.len() {
         let step = plan[i];
-        agent.do_step(&state, step)?;
         let mut expected = state.after(step).map_err(|e| Stop(e.to_string()))?;
         let hidden = agent.hidden.clone();
         let as_read = |b: &Board, s: &State| {
             hidden_suits::exchanged(s, &hidden_suits::exchanges(b, s, &hidden))
         };
-        let board = agent.read_wanted(|b| difference(b, &as_read(b, &expected)).is_none())?;
+        let wanted = |b: &Board| difference(b, &as_read(b, &expected)).is_none();
+        agent.do_step(&state, step, &wanted)?;
+        let board = agent.read_wanted(wanted)?;
         // A covered card taken one way round within its rank, now seen the other way round:
         // the two cards change places in the position and in the plan.
         let exchanges = hidden_suits::exchanges(&board, &expected, &hidden);
@@ -549,65 +549,6 @@ fn draw_through(state: &State) -> Vec<Step> {
     }
 }
 
-/// What the agent makes of one card while learning the deal: sure, or unsure among candidates.
-#[derive(Clone, Debug, PartialEq)]
-enum Learnt {
-    Sure(Card),
-    Unsure(Vec<Card>),
-}
-
-impl Learnt {
-    /// A place's reading: None when nothing card-like is there.
-    fn of(board: &Board, place: usize, seen: Seen) -> Option<Learnt> {
-        match seen {
-            Seen::Card(c, _) => Some(Learnt::Sure(c)),
-            Seen::Unknown(_) if !board.candidates(place).is_empty() => {
-                Some(Learnt::Unsure(board.candidates(place).to_vec()))
-            }
-            _ => None,
-        }
-    }
-
-    /// The card, or the likeliest candidate while unsure (for what needs only a stand-in).
-    fn best(&self) -> Card {
-        match self {
-            Learnt::Sure(c) => *c,
-            Learnt::Unsure(c) => c[0],
-        }
-    }
-
-    /// Two readings of the same card (the stock's top, then the same card on the waste).
-    fn with(self, other: Learnt) -> Result<Learnt, String> {
-        match (self, other) {
-            (Learnt::Sure(a), Learnt::Sure(b)) if a != b => Err(format!(
-                "read as {a} on the stock, then as {b} on the waste"
-            )),
-            (Learnt::Sure(a), _) | (_, Learnt::Sure(a)) => Ok(Learnt::Sure(a)),
-            (Learnt::Unsure(a), Learnt::Unsure(b)) => {
-                let both: Vec<Card> = a.iter().copied().filter(|c| b.contains(c)).collect();
-                match both.as_slice() {
-                    [] => Err(format!(
-                        "read as {} on the stock, then as {} on the waste",
-                        names(&a),
-                        names(&b)
-                    )),
-                    [one] => Ok(Learnt::Sure(*one)),
-                    _ => Ok(Learnt::Unsure(both)),
-                }
-            }
-        }
-    }
-
-    fn agrees(&self, board: &Board, place: usize, seen: Seen) -> bool {
-        match (self, Learnt::of(board, place, seen)) {
-            (Learnt::Sure(c), _) => agrees(board, place, seen, Some(*c)),
-            (Learnt::Unsure(a), Some(Learnt::Unsure(b))) => a.iter().any(|c| b.contains(c)),
-            (Learnt::Unsure(a), Some(Learnt::Sure(b))) => a.contains(&b),
-            (Learnt::Unsure(_), None) => false,
-        }
-    }
-}
-
 /// Reads the fresh table, then draws 24 times reading each new stock card (on the stock, then on
 /// the waste). Cards the reader is unsure of, with candidates, are settled by the full deck once
 /// every other card is known: of each one's candidates exactly one must be missing from the rest
@@ -649,10 +590,11 @@ fn learn_by_reading<G: World + ?Sized>(
     for k in 0..24 {
         let on_top = top.best();
         partial.stock = vec![on_top];
-        draw(agent, &partial)?;
-        partial.waste = vec![on_top];
         let expected = top.clone();
-        let board = agent.read_wanted(|b| expected.agrees(b, WASTE_PLACE, b.waste))?;
+        let wanted = |b: &Board| expected.agrees(b, WASTE_PLACE, b.waste);
+        agent.do_step(&partial, Step::Draw, &wanted)?;
+        partial.waste = vec![on_top];
+        let board = agent.read_wanted(wanted)?;
         if !top.agrees(&board, WASTE_PLACE, board.waste) {
             return Err(Stop(format!(
                 "after draw {} the waste should show {}, reads {}",
@@ -757,24 +699,9 @@ ranks only; they change places if seen the other way round)",
     Ok((pyramid, cards[28..].to_vec()))
 }
 
-fn show_learnt(l: &Learnt) -> String {
-    match l {
-        Learnt::Sure(c) => c.to_string(),
-        Learnt::Unsure(c) => names(c),
-    }
-}
-
 /// Steps as the game writes them, for the watcher.
 fn step_names(steps: &[Step]) -> Vec<String> {
     steps.iter().map(|s| s.to_string()).collect()
-}
-
-fn names(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" or ")
 }
 
 /// Draws 24 times without reading, keeping the frames, and makes templates from them.
@@ -892,10 +819,6 @@ fn learning_state(pyramid: &[Card; 28]) -> State {
     }
 }
 
-fn draw<G: World + ?Sized>(agent: &mut Agent<G>, state: &State) -> Result<(), Stop> {
-    agent.do_step(state, Step::Draw)
-}
-
 fn draw_at<G: World + ?Sized>(
     agent: &mut Agent<G>,
     state: &State,
@@ -929,27 +852,6 @@ mod tests {
 
     fn card(s: &str) -> Card {
         s.parse().unwrap()
-    }
-
-    #[test]
-    fn two_readings_of_one_card_narrow_it_down_or_disagree() {
-        let unsure = |cards: &[&str]| Learnt::Unsure(cards.iter().map(|s| card(s)).collect());
-        assert_eq!(
-            unsure(&["6h", "8h"]).with(unsure(&["8h", "5h"])),
-            Ok(Learnt::Sure(card("8h")))
-        );
-        assert_eq!(
-            unsure(&["6h", "8h", "5h"]).with(unsure(&["8h", "6h"])),
-            Ok(unsure(&["6h", "8h"]))
-        );
-        assert_eq!(
-            Learnt::Sure(card("6h")).with(unsure(&["6h", "8h"])),
-            Ok(Learnt::Sure(card("6h")))
-        );
-        assert!(unsure(&["6h"]).with(unsure(&["8h"])).is_err());
-        assert!(Learnt::Sure(card("6h"))
-            .with(Learnt::Sure(card("8h")))
-            .is_err());
     }
 
     #[test]

@@ -7,6 +7,8 @@ pub mod agent;
 mod game;
 pub mod goal;
 pub mod hidden_suits;
+mod known;
+mod landed;
 pub mod position;
 pub mod score;
 pub mod solver;
