@@ -6,8 +6,9 @@
 //!   edges, highlights and a pile's stacked cards), across the window's width and over the rows
 //!   of the cards, the picture is exactly the one before the move (nothing flies there: a card on
 //!   its way to the waste, or to the discard, changes pixels outside those places until it has
-//!   gone); above and below those rows it has stopped changing since the capture before (a status
-//!   line changes with the move; a card flying off the top is on its way out);
+//!   gone); above and below those rows, each row is as before the move or has stopped changing
+//!   since the capture before (a status line changes with the move and stays so; a row a card
+//!   flying off the top crosses changes until the card has gone);
 //! - the board read from it is the one the move should give (the caller's test), with no card
 //!   off its place and nothing stray, and no place read as a card before reads as unknown now;
 //! - a card flying to a pile (the waste, on a draw) lies exactly where it comes to rest: as far
@@ -128,9 +129,10 @@ impl Landing {
     }
 
     /// Whether `frame` shows, over the cards' rows outside the places the move changes, exactly
-    /// what the picture before the move did, and above and below those rows what `prev` (the
-    /// capture before it) did: there a status line may have changed with the move, and a card
-    /// flying off the table may still be on its way out (the cheap test, made first).
+    /// what the picture before the move did, and above and below those rows, row by row, what
+    /// that picture or `prev` (the capture before it) did: there a status line may have changed
+    /// with the move and stays so, and a row a card flying off the table crosses is back to what
+    /// it was once the card has gone (the cheap test, made first).
     pub fn unchanged_elsewhere(&self, frame: &RgbaImage, prev: &RgbaImage) -> bool {
         if frame.dimensions() != self.before.dimensions() || prev.dimensions() != frame.dimensions()
         {
@@ -141,7 +143,11 @@ impl Landing {
         let y1 = (self.band.y + self.band.h).clamp(0, h as i32) as usize;
         let row = (w * 4) as usize;
         let (a, b, p) = (frame.as_raw(), self.before.as_raw(), prev.as_raw());
-        if a[..y0 * row] != p[..y0 * row] || a[y1 * row..] != p[y1 * row..] {
+        let outside = (0..y0).chain(y1..h as usize).all(|y| {
+            let r = y * row..(y + 1) * row;
+            a[r.clone()] == b[r.clone()] || a[r.clone()] == p[r]
+        });
+        if !outside {
             return false;
         }
         for y in y0..y1 {
@@ -232,13 +238,17 @@ mod tests {
     }
 
     #[test]
-    fn outside_the_band_a_picture_still_changing_is_a_card_still_flying_off() {
+    fn outside_the_band_a_row_still_changing_is_a_card_still_flying_off() {
         let l = landing(Vec::new());
         for (x, y) in [(70, 5), (70, 75)] {
-            let prev = (*l.before).clone();
-            let mut f = prev.clone();
+            // The card was at x - 1 in the capture before, not there before the move.
+            let mut prev = (*l.before).clone();
+            prev.put_pixel(x - 1, y, WHITE);
+            let mut f = (*l.before).clone();
             f.put_pixel(x, y, WHITE);
             assert!(!l.unchanged_elsewhere(&f, &prev), "{x},{y}");
+            // Gone: the row is as it was before the move, whatever the capture before showed.
+            assert!(l.unchanged_elsewhere(&l.before, &prev), "{x},{y}");
         }
     }
 
