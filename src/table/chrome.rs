@@ -106,15 +106,24 @@ impl Chrome {
                 )
             }
         };
-        let widths = BUTTON_LABELS.map(|label| {
-            (super::font::text_width(label) as f32 * text_px).round() as i32 + 2 * pad
-        });
+        let widths_at = |text_px: f32| {
+            BUTTON_LABELS.map(|label| {
+                (super::font::text_width(label) as f32 * text_px).round() as i32 + 2 * pad
+            })
+        };
         // Practice: from the left edge. MSC: Undo board centred where the profile clicks it,
-        // Undo left of it and New deal right of it.
-        let mut x = match look {
+        // Undo left of it and New deal right of it; where Undo would not fit between the
+        // window's edge and Undo board (a large display scale in a narrow window), the text
+        // shrinks until it does.
+        let first_x = |widths: [i32; 3]| match look {
             Look::Practice => pad,
             Look::Msc => (MSC_UNDO_BOARD[0] * wf).round() as i32 - widths[1] / 2 - pad - widths[0],
         };
+        while text_px > 1.0 && first_x(widths_at(text_px)) < pad {
+            text_px -= 1.0;
+        }
+        let widths = widths_at(text_px);
+        let mut x = first_x(widths);
         let y = toolbar.y + (toolbar.h - button_h) / 2;
         let mut buttons = [Rect::new(0, 0, 0, 0); 3];
         for (i, w) in widths.into_iter().enumerate() {
@@ -501,4 +510,56 @@ fn centred_label(pm: &mut Pixmap, r: Rect, label: &str, px: f32) {
         px,
         BUTTON_TEXT,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every button lies inside the window, clear of its edges, at every size and display scale
+    /// a user may have, in both looks (MSC's Undo board stays where the profile clicks it).
+    #[test]
+    fn every_button_lies_inside_the_window() {
+        let sizes = [
+            (800, 600),
+            (1024, 768),
+            (1200, 760),
+            (1440, 900),
+            (1920, 1080),
+            (2560, 1440),
+            (3840, 2160),
+        ];
+        let mut outside = Vec::new();
+        for look in [Look::Practice, Look::Msc] {
+            for (w, h) in sizes {
+                for scale in [1.0, 1.25, 1.5, 2.0, 2.5] {
+                    let c = Chrome::for_look(look, w, h, scale);
+                    for (name, r) in [
+                        ("undo", c.undo),
+                        ("undo board", c.undo_board),
+                        ("new deal", c.new_deal),
+                        ("ok", c.ok),
+                        ("cancel", c.cancel),
+                    ] {
+                        if r.x < 1 || r.y < 1 || r.right() >= w as i32 || r.bottom() >= h as i32 {
+                            outside.push(format!("{look:?} {w}x{h}@{scale}: {name} {r:?}"));
+                        }
+                    }
+                    if look == Look::Msc {
+                        let (x, _) = c.undo_board.centre();
+                        assert_eq!(
+                            x,
+                            (MSC_UNDO_BOARD[0] * w as f32).round() as i32,
+                            "{w}x{h}@{scale}"
+                        );
+                    }
+                    assert!(
+                        c.undo.right() < c.undo_board.x && c.undo_board.right() < c.new_deal.x,
+                        "{look:?} {w}x{h}@{scale}: buttons overlap"
+                    );
+                }
+            }
+        }
+        assert!(outside.is_empty(), "{outside:#?}");
+    }
 }
