@@ -306,13 +306,10 @@ frames. The time table gives, per size, how long reading one frame took (finding
 reading every card), over all themes; build with --release for meaningful times."
     )]
     Accuracy {
-        /// Themes: names, paths, "builtin", or "all" (the built-in theme and every installed one)
-        #[arg(
-            long,
-            value_name = "LIST",
-            value_delimiter = ',',
-            default_value = "builtin,anglo"
-        )]
+        /// Themes: names, paths, "builtin", or "all" (the built-in theme and every installed
+        /// one) [default: builtin,anglo]; with --held-out, some of the held-out themes by the
+        /// names the table gives them (e.g. kde-jolly-royal,anglo+borderless) [default: all]
+        #[arg(long, value_name = "LIST", value_delimiter = ',')]
         themes: Vec<String>,
         /// Window sizes, each WxH or WxH@SCALE
         #[arg(
@@ -863,10 +860,10 @@ its goal is to win the deal",
             calibrate_at,
         }) => (|| {
             let themes = if held_out {
-                solitaire_agent::table::variant::HELD_OUT
-                    .iter()
-                    .map(|t| t.to_string())
-                    .collect()
+                solitaire_agent::table::variant::held_out_named(&themes)
+                    .map_err(cli::Failure::input)?
+            } else if themes.is_empty() {
+                vec!["builtin".to_string(), "anglo".to_string()]
             } else {
                 themes
             };

@@ -749,6 +749,35 @@ fn accuracy_command_prints_the_table_and_refuses_a_bad_size() {
     assert!(bad.stdout.is_empty(), "nothing measured");
 }
 
+/// `accuracy --held-out --themes` reads just the held-out themes named, by the names its table
+/// gives them, and refuses a name that is no held-out theme, listing those there are.
+#[test]
+fn accuracy_reads_the_held_out_themes_named() {
+    let agent = env!("CARGO_BIN_EXE_solitaire-agent");
+    let out = std::process::Command::new(agent)
+        .args(["accuracy", "--held-out", "--themes", "builtin+four-colour"])
+        .args(["--sizes", "800x600", "--deals", "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains('%'))
+        .collect();
+    assert_eq!(rows.len(), 1, "{text}");
+    assert!(rows[0].starts_with("| builtin+four-colour | "), "{text}");
+    let bad = std::process::Command::new(agent)
+        .args(["accuracy", "--held-out", "--themes", "anglo"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("'anglo' is not a held-out theme"), "{err}");
+    assert!(err.contains("kde-jolly-royal"), "{err}");
+    assert!(bad.stdout.is_empty(), "nothing measured");
+}
+
 #[test]
 fn read_command_times_repeated_reads_without_changing_its_output() {
     let dir = std::env::temp_dir().join(format!("sa-read-repeat-{}", std::process::id()));

@@ -32,6 +32,43 @@ pub const HELD_OUT: [&str; 16] = [
     "/usr/share/carddecks/svg-xskat-french/french.svgz",
 ];
 
+/// The name a held-out theme goes by in `accuracy`'s table (and in `--held-out --themes`): a
+/// variant as written (`anglo+borderless`), a KDE deck by its folder (`kde-jolly-royal`), as the
+/// theme loader names it.
+pub fn held_out_name(spec: &str) -> String {
+    let path = std::path::Path::new(spec);
+    match path
+        .parent()
+        .and_then(|p| p.file_name())
+        .and_then(|f| f.to_str()?.strip_prefix("svg-"))
+    {
+        Some(folder) => format!("kde-{folder}"),
+        None => spec.to_string(),
+    }
+}
+
+/// The held-out themes named in `wanted` (by `held_out_name`, or as listed in `HELD_OUT`), in
+/// `HELD_OUT`'s order; all of them when `wanted` is empty. A name that is no held-out theme is
+/// an error naming the held-out themes there are.
+pub fn held_out_named(wanted: &[String]) -> Result<Vec<String>, String> {
+    if wanted.is_empty() {
+        return Ok(HELD_OUT.iter().map(|t| t.to_string()).collect());
+    }
+    let is = |spec: &str, name: &str| held_out_name(spec) == name || spec == name;
+    if let Some(unknown) = wanted.iter().find(|w| !HELD_OUT.iter().any(|t| is(t, w))) {
+        let names: Vec<String> = HELD_OUT.iter().map(|t| held_out_name(t)).collect();
+        return Err(format!(
+            "'{unknown}' is not a held-out theme; they are: {}",
+            names.join(", ")
+        ));
+    }
+    Ok(HELD_OUT
+        .iter()
+        .filter(|t| wanted.iter().any(|w| is(t, w)))
+        .map(|t| t.to_string())
+        .collect())
+}
+
 /// One change of a theme's faces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
@@ -136,6 +173,24 @@ fn paper_of(px: &[u8], w: usize, h: usize) -> [u8; 3] {
 mod tests {
     use super::*;
     use crate::table::theme::Theme;
+
+    #[test]
+    fn held_out_themes_are_named_as_the_table_names_them() {
+        assert_eq!(held_out_name("anglo+borderless"), "anglo+borderless");
+        assert_eq!(
+            held_out_name("/usr/share/carddecks/svg-jolly-royal/jolly-royal.svgz"),
+            "kde-jolly-royal"
+        );
+        let picked =
+            held_out_named(&["kde-oxygen".to_string(), "paris+cream".to_string()]).unwrap();
+        assert_eq!(
+            picked,
+            ["paris+cream", "/usr/share/carddecks/svg-oxygen/oxygen.svgz"]
+        );
+        assert_eq!(held_out_named(&[]).unwrap().len(), HELD_OUT.len());
+        let err = held_out_named(&["kde-oxygen-black".to_string()]).unwrap_err();
+        assert!(err.contains("kde-oxygen-air"), "{err}");
+    }
 
     fn pixel(face: &Pixmap, x: u32, y: u32) -> [i32; 3] {
         let i = ((y * face.width() + x) * 4) as usize;
