@@ -232,14 +232,9 @@ impl Theme {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| shown.to_string());
-        // KDE keeps each deck in a folder of its own (`svg-oxygen/oxygen.svgz`): named after it.
-        let folder = path
-            .parent()
-            .and_then(|p| p.file_name())
-            .and_then(|f| f.to_str()?.strip_prefix("svg-"));
-        let name = match (sheet, folder) {
-            (Sheet::Kde, Some(folder)) => format!("kde-{folder}"),
-            _ => stem,
+        let name = match sheet {
+            Sheet::Kde => kde_deck_name(path).unwrap_or(stem),
+            Sheet::Aisleriot => stem,
         };
         Ok(Theme {
             name,
@@ -552,6 +547,14 @@ fn built_in_back(width: u32, height: u32) -> Pixmap {
         }
     }
     pm
+}
+
+/// The name of a KDE card deck at `path`: KDE keeps each deck in a folder of its own
+/// (`svg-oxygen/oxygen.svgz`), and the deck is named after it (`kde-oxygen`). None for a path
+/// outside such a folder.
+pub fn kde_deck_name(path: &Path) -> Option<String> {
+    let folder = path.parent()?.file_name()?.to_str()?.strip_prefix("svg-")?;
+    Some(format!("kde-{folder}"))
 }
 
 #[cfg(test)]

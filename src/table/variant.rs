@@ -36,15 +36,7 @@ pub const HELD_OUT: [&str; 16] = [
 /// variant as written (`anglo+borderless`), a KDE deck by its folder (`kde-jolly-royal`), as the
 /// theme loader names it.
 pub fn held_out_name(spec: &str) -> String {
-    let path = std::path::Path::new(spec);
-    match path
-        .parent()
-        .and_then(|p| p.file_name())
-        .and_then(|f| f.to_str()?.strip_prefix("svg-"))
-    {
-        Some(folder) => format!("kde-{folder}"),
-        None => spec.to_string(),
-    }
+    super::theme::kde_deck_name(std::path::Path::new(spec)).unwrap_or_else(|| spec.to_string())
 }
 
 /// The held-out themes named in `wanted` (by `held_out_name`, or as listed in `HELD_OUT`), in
