@@ -531,9 +531,12 @@ pub fn calibrate(
         let made = cut_and_checked(frames, deck, profile, search).and_then(|(cut, profile)| {
             let made =
                 templates_showing_suits_in(frames, &cut, deck.cards(), &profile, name, Region::All);
-            made.map_err(|why| {
+            made.map_err(|not| {
                 took_labels.push((cut, profile));
-                (Refused::Templates, why)
+                match not.not_read {
+                    true => (Refused::NotReadBack, not.why),
+                    false => (Refused::Templates, not.why),
+                }
             })
         });
         match made {
@@ -581,11 +584,16 @@ impl Search {
 }
 
 /// How far a calibration got before it was refused: its corners could not be cut, they were
-/// unlike their labels, or the templates made of them were refused.
+/// unlike their labels, the templates made of them did not read their frames back as a table at
+/// all, or they were refused for what they read or what the corners show. (A search that found
+/// the table off where it lies can cut corners that pass their labels and read back nothing:
+/// kde-nicu-white's borderless cards in the msc look, found 20 px right of where they lie by the
+/// usual search. The search that found them where they lie says what their corners lack.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Refused {
     Cutting,
     Labels,
+    NotReadBack,
     Templates,
 }
 

@@ -36,7 +36,43 @@ pub fn templates_showing_suits(
     profile: &Profile,
     name: &str,
 ) -> Result<Templates, String> {
-    templates_showing_suits_in(frames, cut, cards, profile, name, Region::All)
+    templates_showing_suits_in(frames, cut, cards, profile, name, Region::All).map_err(|n| n.why)
+}
+
+/// Why `templates_showing_suits_in` made no set, and how far it got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotMade {
+    pub why: String,
+    /// Whether the frames were not read back as a table at all with any choice's templates
+    /// (`read_back::Refusal::NotRead`): a refusal that says less of the art than one for what
+    /// a read-back read, or for what the corners show.
+    pub not_read: bool,
+}
+
+impl From<String> for NotMade {
+    fn from(why: String) -> Self {
+        NotMade {
+            why,
+            not_read: false,
+        }
+    }
+}
+
+impl From<read_back::Refusal> for NotMade {
+    fn from(refusal: read_back::Refusal) -> Self {
+        let not_read = matches!(refusal, read_back::Refusal::NotRead(_));
+        NotMade {
+            why: refusal.why().to_string(),
+            not_read,
+        }
+    }
+}
+
+/// Keeps the first refusal, unless it is for frames not read as a table and `new` says more.
+fn keep(refused: &mut Option<NotMade>, new: NotMade) {
+    if refused.as_ref().is_none_or(|r| r.not_read && !new.not_read) {
+        *refused = Some(new);
+    }
 }
 
 /// `templates_showing_suits`, a suit beside the rank looked for as `region` says
@@ -49,7 +85,7 @@ pub fn templates_showing_suits_in(
     profile: &Profile,
     name: &str,
     region: Region,
-) -> Result<Templates, String> {
+) -> Result<Templates, NotMade> {
     let corner = templates_from(cut, cards, profile, name)?;
     let shows = Matcher::new(&corner).shows_suits();
     // Corners that show only the first rows of a pip under the rank may tell the suits apart on
@@ -71,9 +107,10 @@ pub fn templates_showing_suits_in(
     let all = region == Region::All;
     if shows && cut_off.is_none() {
         if !all {
-            return Err(
-                "the index corners show the suits: no suit beside the rank is looked for".into(),
-            );
+            return Err(NotMade::from(
+                "the index corners show the suits: no suit beside the rank is looked for"
+                    .to_string(),
+            ));
         }
         choices.push((
             with_strip(corner.clone(), cut_at(strip_box(profile.index_box))?),
@@ -113,7 +150,7 @@ pub fn templates_showing_suits_in(
     }
     if choices.is_empty() {
         if !all {
-            return Err("no suit found beside the rank".into());
+            return Err(NotMade::from("no suit found beside the rank".to_string()));
         }
         choices.push((corner, cut_off.clone()));
     }
@@ -141,15 +178,13 @@ pub fn templates_showing_suits_in(
         }
         let found = read_back::read_back(frames, cards, cut.stock_seen, profile, &templates);
         if let Some(why) = read_back::refusal_of(&found, frames.len()) {
-            refused.get_or_insert(why);
+            keep(&mut refused, why.into());
             continue;
         }
         // Read back right, but on the first rows of a pip the next deal's cards may not be,
         // unless the suit shows beside the rank too.
         match cut_off {
-            Some(refusal) => {
-                refused.get_or_insert(refusal);
-            }
+            Some(refusal) => keep(&mut refused, refusal.into()),
             None => return Ok(templates),
         }
     }

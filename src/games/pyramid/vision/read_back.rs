@@ -121,14 +121,34 @@ pub fn read_back(
     }
 }
 
+/// Why a template set is refused after its read-back (`refusal_of`), by what the read-back
+/// found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Frames read as a table showed cards read as others: what the art's corners lack.
+    Misread(String),
+    /// Most frames were not read as a table at all at every scale: the corners were cut, or the
+    /// table found, off where the cards lie, or this art's cards are not found again.
+    NotRead(String),
+}
+
+impl Refusal {
+    /// The message.
+    pub fn why(&self) -> &str {
+        match self {
+            Refusal::Misread(why) | Refusal::NotRead(why) => why,
+        }
+    }
+}
+
 /// Why a template set is refused for what reading `frames` frames back found (`read_back`), if
 /// it is: cards read as others (see `refusal`), or most frames not read as a table at all at every
 /// scale, which would leave the set's reads unchecked (and its user with every frame refused).
 /// Frames not read at one scale only are no reason: calibrated at 800×600, cards two thirds as
 /// wide are smaller than any window shows, and ornamental's are not found there in MSC's look.
-pub fn refusal_of(found: &ReadBack, frames: usize) -> Option<String> {
+pub fn refusal_of(found: &ReadBack, frames: usize) -> Option<Refusal> {
     if !found.misreads.is_empty() {
-        return Some(refusal(&found.misreads));
+        return Some(Refusal::Misread(refusal(&found.misreads)));
     }
     if found.unread.is_empty() || found.unread.iter().any(|&(_, missed)| 2 * missed <= frames) {
         return None;
@@ -138,10 +158,10 @@ pub fn refusal_of(found: &ReadBack, frames: usize) -> Option<String> {
         .iter()
         .map(|&(scale, missed)| format!("{missed} on cards {:.0}% as wide", scale * 100.0))
         .collect();
-    Some(format!(
+    Some(Refusal::NotRead(format!(
         "read back with the templates just made, most of the {frames} calibration frames were not read as a Pyramid table at all ({}): these corners do not find this art's cards again at other sizes, so nothing was saved",
         missed.join(", ")
-    ))
+    )))
 }
 
 /// The message refusing a template set whose read-back found `misreads` (not empty).
@@ -211,15 +231,18 @@ mod tests {
         assert_eq!(refusal_of(&unread(25, 12), 25), None);
         assert_eq!(refusal_of(&unread(0, 25), 25), None);
         let why = refusal_of(&unread(25, 13), 25).expect("refused");
+        assert!(matches!(why, Refusal::NotRead(_)), "{why:?}");
         assert!(
-            why.contains("25 on cards 67% as wide, 13 on cards 130% as wide"),
-            "{why}"
+            why.why()
+                .contains("25 on cards 67% as wide, 13 on cards 130% as wide"),
+            "{why:?}"
         );
         let misread = ReadBack {
             misreads: vec![misread("8d", "8h")],
             ..unread(0, 0)
         };
-        assert!(refusal_of(&misread, 25).is_some_and(|w| w.contains("8d as 8h")));
+        assert!(refusal_of(&misread, 25)
+            .is_some_and(|w| matches!(w, Refusal::Misread(_)) && w.why().contains("8d as 8h")));
     }
 
     /// The refusal names the cards, and says what the picture lacks: the suit where a card was
