@@ -176,6 +176,28 @@ struct Judge<'a> {
     felt_rows: &'a [bool],
 }
 
+impl<'a> Judge<'a> {
+    /// How the full frame's edges are weighed once the first fit is made on a copy shrunk `k`
+    /// times: the piles counted twice, and for `Corners` edges looked for as far as the first
+    /// fit's were, weighed down with the distance (a fit a few pixels off still scores, less).
+    fn refining(objective: Objective, k: u32, felt_rows: &'a [bool]) -> Judge<'a> {
+        Judge {
+            objective,
+            pile_weight: 2.0,
+            look: Look::Peaked(2 * k as i32),
+            felt_rows,
+        }
+    }
+}
+
+/// The rows of `frame` that show felt, as `objective` needs them (`Judge::felt_rows`).
+fn felt_rows_for(frame: &RgbaImage, objective: Objective) -> Vec<bool> {
+    match objective {
+        Objective::Table => Vec::new(),
+        Objective::Corners => felt_rows(&FeltMap::new(frame)).to_vec(),
+    }
+}
+
 /// A fit's edges as `judge` weighs them, with the card height they give (height over width).
 fn edges_for(
     judge: &Judge,
@@ -563,8 +585,52 @@ pub fn locate_wide(
     objective: Objective,
 ) -> Result<Located, NotATable> {
     let first = first_fit_keeping(frame, profile, aspect, objective, WIDE_CENTRES_PER_TOP);
-    locate_from(frame, e, profile, aspect, first)
+    let coarse = first_fits(frame, e, profile, aspect, first)?;
+    let centred = centre_scanned(frame, e, profile, aspect, objective, coarse[0]);
+    refine(frame, e, profile, aspect, objective, centred)
 }
+
+/// `fit` moved across (its centre up to `SCAN_REACH` card widths either way, a pixel of the
+/// shrunk copy at a time) to where the full frame's edges, as `refine` weighs them, are best.
+/// The first search on the shrunk copy can keep a centre further off than `refine` reaches:
+/// borderless cards show their sides only where felt lies beside them, and on the shrunk copy
+/// lines inside the cards (an index glyph's side, the next card's edge a few pixels on) can add
+/// up to more (anglo+borderless in the msc look at 2560×1440, scale 2.5: about 30 px right, 0.14
+/// card widths, where the full frame's edges score the true centre up to twice as well).
+fn centre_scanned(
+    frame: &RgbaImage,
+    e: &Edges,
+    profile: &Profile,
+    aspect: Option<f32>,
+    objective: Objective,
+    fit: Fit,
+) -> Fit {
+    let k = shrink_factor(e.width as u32);
+    let felt_rows = felt_rows_for(frame, objective);
+    let judge = Judge::refining(objective, k, &felt_rows);
+    let k = k as f32;
+    let steps = (SCAN_REACH * fit.w / k).ceil() as i32;
+    let candidates: Vec<Fit> = (-steps..=steps)
+        .map(|i| Fit {
+            cx: fit.cx + i as f32 * k,
+            ..fit
+        })
+        .collect();
+    let scores: Vec<f32> = candidates
+        .par_iter()
+        .map(|&f| edges_for(&judge, e, f, profile, aspect).0)
+        .collect();
+    let mut best = (edges_for(&judge, e, fit, profile, aspect).0, fit);
+    for (sc, cand) in scores.into_iter().zip(candidates) {
+        if sc > best.0 {
+            best = (sc, cand);
+        }
+    }
+    best.1
+}
+
+/// How far `centre_scanned` looks either way, in card widths.
+const SCAN_REACH: f32 = 0.2;
 
 /// `locate`, from the frame's `first` fit.
 pub fn locate_from(
@@ -709,18 +775,8 @@ fn refine(
     let k = shrink_factor(width as u32);
     // Refine all three numbers on the full frame by the pyramid's and the piles' edges (those of
     // the pyramid's cards alone for `Corners`).
-    let felt_rows = match objective {
-        Objective::Table => Vec::new(),
-        Objective::Corners => felt_rows(&FeltMap::new(frame)).to_vec(),
-    };
-    // (For `Corners`, edges are looked for as far as the first fit's, on the shrunk copy, were,
-    // weighed down with the distance: a fit a few pixels off still scores, less.)
-    let judge = Judge {
-        objective,
-        pile_weight: 2.0,
-        look: Look::Peaked(2 * k as i32),
-        felt_rows: &felt_rows,
-    };
+    let felt_rows = felt_rows_for(frame, objective);
+    let judge = Judge::refining(objective, k, &felt_rows);
     let score = |f: Fit| edges_for(&judge, e, f, profile, aspect).0;
     let mut fit = coarse;
     let passes: [(i32, f32, i32, i32); 3] = [
