@@ -585,9 +585,7 @@ pub fn locate_wide(
     objective: Objective,
 ) -> Result<Located, NotATable> {
     let first = first_fit_keeping(frame, profile, aspect, objective, WIDE_CENTRES_PER_TOP);
-    let coarse = first_fits(frame, e, profile, aspect, first)?;
-    let centred = centre_scanned(frame, e, profile, aspect, objective, coarse[0]);
-    refine(frame, e, profile, aspect, objective, centred)
+    locate_from_scanning(frame, e, profile, aspect, first, true)
 }
 
 /// `fit` moved across (its centre up to `SCAN_REACH` card widths either way, a pixel of the
@@ -596,7 +594,11 @@ pub fn locate_wide(
 /// borderless cards show their sides only where felt lies beside them, and on the shrunk copy
 /// lines inside the cards (an index glyph's side, the next card's edge a few pixels on) can add
 /// up to more (anglo+borderless in the msc look at 2560×1440, scale 2.5: about 30 px right, 0.14
-/// card widths, where the full frame's edges score the true centre up to twice as well).
+/// card widths, where the full frame's edges score the true centre up to twice as well; at
+/// 1440×900, 17 px). Made by the wide search, and by the usual one for a template set calibrated
+/// as borderless: on cards with a border the first fit lies within a pixel or two of the best,
+/// and lines inside the card (ornamental's scroll lines) can score better a scan away (one frame
+/// at 3840×2160 in the msc look was refused when every search scanned).
 fn centre_scanned(
     frame: &RgbaImage,
     e: &Edges,
@@ -640,9 +642,27 @@ pub fn locate_from(
     aspect: Option<f32>,
     first: FirstFit,
 ) -> Result<Located, NotATable> {
+    locate_from_scanning(frame, e, profile, aspect, first, false)
+}
+
+/// `locate_from`, the first fit's centre moved across on the full frame first when `scan`
+/// (`centre_scanned`): for cards calibrated as borderless, whose first fit can lie further off
+/// than refining reaches.
+pub fn locate_from_scanning(
+    frame: &RgbaImage,
+    e: &Edges,
+    profile: &Profile,
+    aspect: Option<f32>,
+    first: FirstFit,
+    scan: bool,
+) -> Result<Located, NotATable> {
     let objective = first.objective;
     let coarse = first_fits(frame, e, profile, aspect, first)?;
-    refine(frame, e, profile, aspect, objective, coarse[0])
+    let start = match scan {
+        true => centre_scanned(frame, e, profile, aspect, objective, coarse[0]),
+        false => coarse[0],
+    };
+    refine(frame, e, profile, aspect, objective, start)
 }
 
 /// The first fits of `first` (made here for a frame too narrow to shrink), after checking the

@@ -18,7 +18,7 @@ use crate::vision::edges;
 use crate::vision::recognize::Matcher;
 use board::{read_board, Board};
 use image::RgbaImage;
-use locate::{first_fit, locate_from, second_look, Located, NotATable, Objective};
+use locate::{first_fit, locate_from_scanning, second_look, Located, NotATable, Objective};
 use profile::Profile;
 
 /// Reads a frame: checks that it is a table, locates it and reads every card. Refuses frames with the
@@ -59,7 +59,9 @@ pub fn read_frame_timed(
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         return (Err(NotATable(DIALOG_OPEN.into())), ms);
     }
-    let located = locate_from(frame, &e, profile, aspect, first);
+    // (Borderless cards' first fit can lie further off than refining reaches: see
+    // `centre_scanned`.)
+    let located = locate_from_scanning(frame, &e, profile, aspect, first, matcher.borderless);
     let mut locate_ms = start.elapsed().as_secs_f64() * 1000.0;
     let refused = match located.and_then(|l| read_located(frame, &e, profile, l, matcher)) {
         Ok(read) => return (Ok(read), locate_ms),

@@ -7,7 +7,7 @@ use crate::games::pyramid::vision::board::{
     place_regions, read_board_reusing, Board, Kept, PLACES,
 };
 use crate::games::pyramid::vision::locate::{
-    locate_for, second_look, Located, NotATable, Objective,
+    first_fit, locate_from_scanning, second_look, Located, NotATable, Objective,
 };
 use crate::games::pyramid::vision::profile::Profile;
 use crate::table::rect::Rect;
@@ -103,7 +103,11 @@ impl Reader {
         // (which `read_frame` refuses; play lets a frame with up to half stand, as cards fly over
         // a few) is kept while the corners are tried.
         let mut partial: Option<(Located, Board)> = None;
-        match locate_for(frame, &e, &profile, aspect, Objective::Table) {
+        // (Borderless cards' first fit can lie further off than refining reaches: see
+        // `centre_scanned`.)
+        let first = first_fit(frame, &profile, aspect, Objective::Table);
+        let borderless = self.matcher.borderless;
+        match locate_from_scanning(frame, &e, &profile, aspect, first, borderless) {
             Ok(located) => match self.read_at(frame, &e, located.clone()) {
                 Ok(board) if !crate::games::pyramid::vision::mostly_unread(&board) => {
                     return Ok(self.confirm(board))
