@@ -612,7 +612,9 @@ fn centre_scanned(
     let judge = Judge::refining(objective, k, &felt_rows);
     let k = k as f32;
     let steps = (SCAN_REACH * fit.w / k).ceil() as i32;
+    // Every shift but none: the fit itself is scored as the best so far.
     let candidates: Vec<Fit> = (-steps..=steps)
+        .filter(|&i| i != 0)
         .map(|i| Fit {
             cx: fit.cx + i as f32 * k,
             ..fit
