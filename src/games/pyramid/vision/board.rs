@@ -374,14 +374,17 @@ pub fn read_board_reusing(
     }
     // A slot without a card's top edge, whose corner was snapped apart from where the other
     // cards' corners lie, may have taken a line inside its card for the edge (ornamental's scroll
-    // under the rank, in the msc look: its 4s and 8h, uncovered, read as empty at 1920x1080): it
-    // is looked at again where the others lie, and that look kept if its top edge is stronger.
+    // under the rank, in the msc look: its 4s and 8h, uncovered, read as empty at 1920x1080), or
+    // a line above it on the cards behind (ornamental's 10d at 2560x1440, scale 2.5: 4 pixels
+    // above, on cards 241 wide): it is looked at again where the others lie, and that look kept
+    // if its top edge is stronger. Without a top edge, more than the pixel or two by which the
+    // cards of one table differ is apart.
     let again: Vec<(usize, (Option<Looked>, Glance))> = (0..PYRAMID_SIZE)
         .into_par_iter()
         .filter(|&i| {
             let (r, g) = (moved_slot(i), &glances[i]);
             let off = (g.corner.0 - r.x as f32, g.corner.1 - r.y as f32);
-            reuse[i].is_none() && g.edge < TOP_EDGE && apart_from_the_others(off, (0.0, 0.0), w)
+            reuse[i].is_none() && g.edge < TOP_EDGE && (off.0.abs() > 2.0 || off.1.abs() > 2.0)
         })
         .map(|i| (i, look_at_place(moved_slot(i), true, false)))
         .collect();
