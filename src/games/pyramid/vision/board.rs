@@ -455,7 +455,11 @@ pub fn read_board_reusing(
         // A card whose top edge does not show (kde-standard's Js draws none at 800x600, white
         // over the white faces behind) and that nothing lies on shows its bottom edge where a
         // card lying here ends: with its left edge and a corner read clearly, it is a card. An
-        // empty place shows there the felt, or the cards behind, which end a row higher.
+        // empty place shows there the felt, or the cards behind, which end a row higher. A face
+        // without a border shows no left edge where the card behind runs on beside it
+        // (anglo+borderless's 8s at the bottom row's end, beside the row above's 6s, in the msc
+        // look at 1920x1080): there its bottom edge and its corner are enough.
+        let side = || matcher.borderless || !no_side();
         let clear = score >= MIN_SCORE && margin >= MIN_MARGIN;
         let ends_here = || {
             let slot = places[i].0;
@@ -466,7 +470,7 @@ pub fn read_board_reusing(
                 w,
             )
         };
-        if in_pyramid && edge < TOP_EDGE && clear && !no_side() && ends_here() {
+        if in_pyramid && edge < TOP_EDGE && clear && side() && ends_here() {
             take(&mut seen, &mut free, i, k, confidence);
         } else if in_pyramid
             && edge < TOP_EDGE
