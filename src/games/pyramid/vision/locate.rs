@@ -784,6 +784,10 @@ pub fn locate_table_from_corners(
     refine(frame, e, profile, aspect, Objective::Table, best).ok()
 }
 
+/// The mean edge contrast along the pyramid's slots (`pyramid_score`) below which a fit by
+/// `Objective::Table` is no table.
+const TABLE_EDGES: f32 = 12.0;
+
 /// The fit `coarse` refined on the full frame, with its slots and piles.
 fn refine(
     frame: &RgbaImage,
@@ -799,7 +803,16 @@ fn refine(
     // the pyramid's cards alone for `Corners`).
     let felt_rows = felt_rows_for(frame, objective);
     let judge = Judge::refining(objective, k, &felt_rows);
-    let score = |f: Fit| edges_for(&judge, e, f, profile, aspect).0;
+    // A `Table` fit whose pyramid shows too little of a table's edges (`TABLE_EDGES`) is refused
+    // at the end, however its piles fit: the refinement does not move from a fit that shows
+    // enough to one that does not (borderless cards, whose pyramid shows edges only at each
+    // row's ends, followed the piles of anglo+borderless at 3840x2160 to cards 4% too wide, whose
+    // stacked stock fitted better, and the frame was refused).
+    let score = |f: Fit| {
+        let total = edges_for(&judge, e, f, profile, aspect).0;
+        let shows = objective != Objective::Table || pyramid_score(e, f, profile) >= TABLE_EDGES;
+        (shows, total)
+    };
     let mut fit = coarse;
     let passes: [(i32, f32, i32, i32); 3] = [
         (12, 0.005, k as i32 + 1, (k as i32 / 2).max(1)),
@@ -810,7 +823,7 @@ fn refine(
     // order: the first that beats the best so far, and so on, as one at a time would.
     let mut best_score = score(fit);
     let mut take_best = |candidates: Vec<Fit>, fit: &mut Fit| {
-        let scores: Vec<f32> = candidates.par_iter().map(|&f| score(f)).collect();
+        let scores: Vec<(bool, f32)> = candidates.par_iter().map(|&f| score(f)).collect();
         for (sc, cand) in scores.into_iter().zip(candidates) {
             if sc > best_score {
                 best_score = sc;
@@ -863,7 +876,7 @@ fn refine(
     }
     let best_score = pyramid_score(e, fit, profile);
     match objective {
-        Objective::Table if best_score < 12.0 => {
+        Objective::Table if best_score < TABLE_EDGES => {
             return Err(NotATable(format!(
                 "no Pyramid table found in the picture (best fit has edge contrast {best_score:.1})"
             )))
