@@ -165,6 +165,41 @@ fn slot_offset(glances: &[Glance], slots: &[Rect]) -> (i32, i32) {
     )
 }
 
+/// How far the pyramid cards' indices lie from where the templates say they lie on cards on their
+/// slots, across and down, in whole pixels: the median over the places whose corner looks like a
+/// card (a template scores at least `MIN_SCORE`; none: (0, 0), with fewer than three). For a
+/// borderless set, whose templates were cut at the slots (see `calibrate::corners_of`), this is
+/// how far off the table was found.
+fn index_offset(looks: &[Option<Looked>], matcher: &Matcher, w: f32) -> (i32, i32) {
+    let (px, py) = matcher.template_pixel(w);
+    let (mut xs, mut ys): (Vec<f32>, Vec<f32>) = looks[..PYRAMID_SIZE]
+        .iter()
+        .flatten()
+        .filter(|(look, _)| look.lead() >= MIN_SCORE)
+        .map(|(look, _)| {
+            let (ox, oy) = look.offset();
+            let placed = matcher
+                .placed
+                .as_ref()
+                .map_or((0.0, 0.0), |p| p[look.leader()]);
+            ((ox - placed.0) * px, (oy - placed.1) * py)
+        })
+        .unzip();
+    if xs.len() < 3 {
+        return (0, 0);
+    }
+    (
+        median(&mut xs).round() as i32,
+        median(&mut ys).round() as i32,
+    )
+}
+
+/// `SLOTS_OFF` for a borderless set (see `index_offset`): its top edges are looked for over the two
+/// rows above a corner and the one below, so cards found two pixels lower are looked at again
+/// (anglo+borderless at 3840x2160, practice look: the table found 3 px above its cards, and most
+/// cards, their top edges not seen, taken for empty places).
+const BORDERLESS_SLOTS_OFF: i32 = 2;
+
 /// How many pixels off their slots the cards' corners must lie, all alike, for the slots without
 /// a top edge to be looked at again that far off (see `read_board_reusing`). Cards on a table
 /// located right lie a pixel or two off (the slots are rounded; a card's edge line takes a
@@ -354,13 +389,19 @@ pub fn read_board_reusing(
     // that far off, and kept if its top edge is stronger there (tango_nuevo's deal 13 at
     // 1440x900, located 6 pixels low: its top card's corner was 8 pixels above its slot, the top
     // of its "2" taken for the corner instead).
-    let (dx, dy) = slot_offset(&glances, &located.slots);
+    // A borderless set's corners are looked at on their slots, not snapped to edges: there the
+    // templates' fits tell how far off the table was found.
+    let ((dx, dy), off_by) = if matcher.borderless {
+        (index_offset(&looks, matcher, w), BORDERLESS_SLOTS_OFF)
+    } else {
+        (slot_offset(&glances, &located.slots), SLOTS_OFF)
+    };
     // Slot i moved as far as the cards' corners lie off their slots.
     let moved_slot = |i: usize| {
         let r: Rect = located.slots[i];
         Rect::new(r.x + dx, r.y + dy, r.w, r.h)
     };
-    if dx.abs() >= SLOTS_OFF || dy.abs() >= SLOTS_OFF {
+    if dx.abs() >= off_by || dy.abs() >= off_by {
         let again: Vec<(usize, (Option<Looked>, Glance))> = (0..PYRAMID_SIZE)
             .into_par_iter()
             .filter(|&i| reuse[i].is_none() && glances[i].edge < TOP_EDGE)
