@@ -70,7 +70,11 @@ impl Renderer {
             .as_ref()
             .is_none_or(|f| f.width() != width || f.height() != height);
         if stale {
-            self.felt = Some(chrome::felt(width, height));
+            let mut felt = chrome::felt(width, height);
+            if let Some(v) = self.theme.variant() {
+                v.apply_to_felt(&mut felt);
+            }
+            self.felt = Some(felt);
         }
         self.felt.clone().expect("felt")
     }

@@ -262,6 +262,11 @@ impl Theme {
         }
     }
 
+    /// The variant the theme is drawn with, if any.
+    pub fn variant(&self) -> Option<Variant> {
+        self.variant
+    }
+
     /// All faces and the back at `width`×`height` pixels.
     pub fn faces(&self, width: u32, height: u32) -> Faces {
         let (width, height) = (width.max(8), height.max(8));

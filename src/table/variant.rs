@@ -1,8 +1,9 @@
 //! Variants of a theme's card art, for reading cards nobody tuned on (`--theme anglo+borderless`):
 //! faces whose border is gone (paper runs to the edge), four-colour suits (diamonds blue, clubs
-//! green), and cream paper. Each is a change of the rendered faces' pixels, so that any installed
-//! theme can be seen in a way the reader was never tuned on; the held-out themes
-//! (`accuracy --held-out`) are made of them.
+//! green), cream paper, and the felt blue or red instead of green (MSC's backgrounds are not all
+//! green). Each is a change of the rendered faces' or felt's pixels, so that any installed theme
+//! can be seen in a way the reader was never tuned on; the held-out themes (`accuracy
+//! --held-out`) are made of them.
 
 use crate::cards::{Card, Suit};
 use resvg::tiny_skia::Pixmap;
@@ -13,13 +14,15 @@ use resvg::tiny_skia::Pixmap;
 /// installs) but for those that are installed aisleriot themes too (paris, ornamental, dondorf),
 /// that lack cards (tigullio-international, xskat-german) or whose sheet is not cut right yet
 /// (future).
-pub const HELD_OUT: [&str; 16] = [
+pub const HELD_OUT: [&str; 18] = [
     "builtin+borderless",
     "anglo+borderless",
     "builtin+four-colour",
     "ornamental+four-colour",
     "paris+cream",
     "tango+cream",
+    "ornamental+blue-felt",
+    "paris+red-felt",
     "/usr/share/carddecks/svg-ancient-egyptians/Ancient_Egyptians.svgz",
     "/usr/share/carddecks/svg-jolly-royal/jolly-royal.svgz",
     "/usr/share/carddecks/svg-konqi-modern/konqi.svgz",
@@ -70,16 +73,28 @@ pub enum Variant {
     FourColour,
     /// White paper turned cream.
     Cream,
+    /// The felt blue instead of green (the faces as they are).
+    BlueFelt,
+    /// The felt red (a wine colour) instead of green.
+    RedFelt,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 3] = [Variant::Borderless, Variant::FourColour, Variant::Cream];
+    pub const ALL: [Variant; 5] = [
+        Variant::Borderless,
+        Variant::FourColour,
+        Variant::Cream,
+        Variant::BlueFelt,
+        Variant::RedFelt,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Variant::Borderless => "borderless",
             Variant::FourColour => "four-colour",
             Variant::Cream => "cream",
+            Variant::BlueFelt => "blue-felt",
+            Variant::RedFelt => "red-felt",
         }
     }
 
@@ -136,6 +151,20 @@ impl Variant {
                     }
                 }
             }
+            Variant::BlueFelt | Variant::RedFelt => {}
+        }
+    }
+
+    /// Changes the felt the table is drawn on (the faces' variants leave it as it is).
+    pub fn apply_to_felt(self, felt: &mut Pixmap) {
+        // The green felt's channels exchanged: green for blue, or for red.
+        let swap = match self {
+            Variant::BlueFelt => (1, 2),
+            Variant::RedFelt => (0, 1),
+            _ => return,
+        };
+        for p in felt.data_mut().chunks_exact_mut(4) {
+            p.swap(swap.0, swap.1);
         }
     }
 }
