@@ -927,3 +927,18 @@ fn a_selected_face_card_lined_up_apart_from_the_others_is_read_under_its_band() 
         );
     }
 }
+
+/// MSC's backgrounds are not all green: the felt is learnt from the sides of each frame, where it
+/// shows beside the cards at every size, not taken for green. On a blue felt the table was not
+/// found at all before ("the table does not fit in the picture", at calibration); now every place
+/// is read, in both looks.
+#[test]
+fn a_table_on_felt_of_another_colour_is_read() {
+    assert_none(&mistakes("anglo+blue-felt", &[(1024, 768, 1.0)], 1));
+    assert_none(&mistakes_in(
+        Look::Msc,
+        "builtin+red-felt",
+        &[(1920, 1080, 1.0)],
+        1,
+    ));
+}

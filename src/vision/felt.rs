@@ -1,17 +1,71 @@
-//! Where a frame shows the green felt, and frames shrunk by whole blocks of pixels.
+//! Where a frame shows the felt, of the colour its sides show, and frames shrunk by whole blocks
+//! of pixels.
 
 use crate::vision::scratch;
 use image::RgbaImage;
 use rayon::prelude::*;
 
-/// Whether a pixel looks like the green felt (or the dimmed felt under a dialog).
-pub fn felt_like(p: &image::Rgba<u8>) -> bool {
-    let [r, g, b, _] = p.0;
-    g > 40 && g as i32 - r.max(b) as i32 > 20
+/// The felt a frame's table lies on: the colour channel that leads in it. Learnt from the frame's
+/// sides, where the felt shows beside the cards at every window size (a game's table keeps its
+/// cards in the middle, its bars at the top and bottom): MSC's backgrounds are not all green.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Felt {
+    lead: usize,
 }
 
-/// Which pixels of a frame look like felt (`felt_like`), one byte each: worked out once per frame,
-/// since `felt_agreement` samples the same pixels for hundreds of candidate fits.
+impl Felt {
+    /// Green: the practice table's felt, and what a frame whose sides show no felt-like colour
+    /// (grey, a picture) is taken to have.
+    pub const GREEN: Felt = Felt { lead: 1 };
+
+    /// The felt of `frame`: the channel that leads in the median colour of its sides (the outer
+    /// `FELT_SIDES` of its width, over the middle rows) by as much as a felt pixel's does
+    /// (`Felt::like`); green when none does.
+    pub fn of(frame: &RgbaImage) -> Felt {
+        let (w, h) = (frame.width(), frame.height());
+        let side = ((w as f32 * FELT_SIDES) as u32).max(1);
+        let mut channels: [Vec<u8>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+        let step = (h / 64).max(1);
+        for y in (h / 5..h * 4 / 5).step_by(step as usize) {
+            for x in (0..side).chain(w.saturating_sub(side)..w).step_by(2) {
+                let p = frame.get_pixel(x, y).0;
+                for c in 0..3 {
+                    channels[c].push(p[c]);
+                }
+            }
+        }
+        if channels[0].is_empty() {
+            return Felt::GREEN;
+        }
+        let median = channels.map(|mut v| {
+            let mid = v.len() / 2;
+            *v.select_nth_unstable(mid).1
+        });
+        (0..3)
+            .map(|lead| Felt { lead })
+            .find(|f| f.like(&image::Rgba([median[0], median[1], median[2], 255])))
+            .unwrap_or(Felt::GREEN)
+    }
+
+    /// Whether a pixel looks like this felt (or the dimmed felt under a dialog): its lead channel
+    /// over 40 and over the other two by more than 20.
+    pub fn like(&self, p: &image::Rgba<u8>) -> bool {
+        let lead = p.0[self.lead];
+        let others = (0..3)
+            .filter(|&c| c != self.lead)
+            .map(|c| p.0[c])
+            .max()
+            .unwrap_or(0);
+        lead > 40 && lead as i32 - others as i32 > 20
+    }
+}
+
+/// How much of the frame's width, at each side, `Felt::of` looks at.
+const FELT_SIDES: f32 = 0.04;
+
+/// Which pixels of a frame look like felt (`Felt::like`, the felt learnt from the frame), one byte
+/// each: worked out once per frame, since `felt_agreement` samples the same pixels for hundreds
+/// of candidate fits.
 pub(crate) struct FeltMap {
     pub(crate) width: u32,
     pub(crate) height: u32,
@@ -24,6 +78,7 @@ pub(crate) struct FeltMap {
 
 impl FeltMap {
     pub(crate) fn new(frame: &RgbaImage) -> FeltMap {
+        let model = Felt::of(frame);
         let mut felt = scratch::BYTES.take(frame.as_raw().len() / 4);
         let row = frame.width().max(1) as usize;
         let any = felt
@@ -31,7 +86,7 @@ impl FeltMap {
             .zip(frame.as_raw().par_chunks(4 * row))
             .map(|(out, pixels)| {
                 for (f, p) in out.iter_mut().zip(pixels.chunks_exact(4)) {
-                    *f = u8::from(felt_like(&image::Rgba([p[0], p[1], p[2], p[3]])));
+                    *f = u8::from(model.like(&image::Rgba([p[0], p[1], p[2], p[3]])));
                 }
                 out.contains(&1)
             })
@@ -153,5 +208,33 @@ mod tests {
                 .pixels()
                 .all(|p| p.0 == [255, 255, 255, 255]));
         }
+    }
+
+    /// A frame `w`×`h` of one colour, with a white card in the middle.
+    fn table(colour: [u8; 3], w: u32, h: u32) -> RgbaImage {
+        RgbaImage::from_fn(w, h, |x, y| {
+            let card = (w / 3..2 * w / 3).contains(&x) && (h / 3..2 * h / 3).contains(&y);
+            let [r, g, b] = if card { [250, 250, 250] } else { colour };
+            image::Rgba([r, g, b, 255])
+        })
+    }
+
+    /// The felt is the colour the sides show: green, blue or red alike; where they show no felt
+    /// (grey, white), green is assumed, as the practice table's.
+    #[test]
+    fn the_felt_is_learnt_from_the_sides() {
+        let green = [46, 128, 70];
+        let blue = [46, 70, 128];
+        let red = [128, 46, 70];
+        for (colour, lead) in [(green, 1), (blue, 2), (red, 0)] {
+            let frame = table(colour, 400, 300);
+            let felt = Felt::of(&frame);
+            assert_eq!(felt, Felt { lead }, "{colour:?}");
+            assert!(felt.like(frame.get_pixel(5, 150)));
+            assert!(!felt.like(frame.get_pixel(200, 150)), "the card is no felt");
+        }
+        let blue_felt = Felt::of(&table(blue, 400, 300));
+        assert!(!blue_felt.like(&image::Rgba([46, 128, 70, 255])));
+        assert_eq!(Felt::of(&table([128, 128, 128], 400, 300)), Felt::GREEN);
     }
 }

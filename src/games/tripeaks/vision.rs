@@ -28,7 +28,7 @@ use crate::cards::Card;
 use crate::table::rect::Rect;
 use crate::vision::backs::Backs;
 use crate::vision::edges::Edges;
-use crate::vision::felt::felt_like;
+use crate::vision::felt::Felt;
 use crate::vision::recognize::{
     by_part, by_suit_glyph, decide, sample, Matcher, MIN_MARGIN, MIN_SCORE,
 };
@@ -176,7 +176,10 @@ impl FeltMap {
         FeltMap {
             width: frame.width() as i64,
             height: frame.height() as i64,
-            felt: frame.pixels().map(felt_like).collect(),
+            felt: {
+                let felt = Felt::of(frame);
+                frame.pixels().map(|p| felt.like(p)).collect()
+            },
         }
     }
 

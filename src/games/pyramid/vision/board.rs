@@ -207,7 +207,7 @@ const BORDERLESS_SLOTS_OFF: i32 = 2;
 const SLOTS_OFF: i32 = 4;
 
 /// Share of felt-like pixels in a rectangle (sampled).
-fn felt_share(frame: &RgbaImage, r: Rect) -> f32 {
+fn felt_share(frame: &RgbaImage, felt_of: crate::vision::felt::Felt, r: Rect) -> f32 {
     let (mut n, mut felt) = (0u32, 0u32);
     let step = (r.w / 12).max(1);
     let mut y = r.y + r.h / 10;
@@ -216,7 +216,7 @@ fn felt_share(frame: &RgbaImage, r: Rect) -> f32 {
         while x < r.x + r.w * 9 / 10 {
             if x >= 0 && y >= 0 && (x as u32) < frame.width() && (y as u32) < frame.height() {
                 n += 1;
-                if crate::vision::felt::felt_like(frame.get_pixel(x as u32, y as u32)) {
+                if felt_of.like(frame.get_pixel(x as u32, y as u32)) {
                     felt += 1;
                 }
             }
@@ -285,6 +285,7 @@ pub fn read_board_reusing(
     // A card under a highlight is looked at with templates under the same band (see
     // `Matcher::under_band`), which then also judge it.
     // (`snap`: the card's corner is looked for around the place's; else it is the place's.)
+    let felt_of = crate::vision::felt::Felt::of(frame);
     let look_at_place = |rect: Rect, in_pyramid: bool, snap: bool| -> (Option<Looked>, Glance) {
         let depth = if in_pyramid {
             strip
@@ -326,7 +327,7 @@ pub fn read_board_reusing(
         } else {
             rect
         };
-        let felt = felt_share(frame, look_at);
+        let felt = felt_share(frame, felt_of, look_at);
         let mut glance = Glance {
             edge: shown.unwrap_or(0.0),
             felt,

@@ -6,14 +6,14 @@
 //! Between and around the cards the board holds, the table shows its background. That background
 //! is sampled on a grid over the board (from the apex to the piles, across the bottom row), outside
 //! every card the board read and a margin for shadows and a pile's stacked edges; a clump of
-//! samples there that do not look like the background is a stray. The background is the green
-//! felt where at least half the samples look like it (the practice table's); else their median
-//! colour, when it is plain enough to tell anything from.
+//! samples there that do not look like the background is a stray. The background is the felt
+//! (of the colour the frame's sides show: `Felt::of`) where at least half the samples look like
+//! it; else their median colour, when it is plain enough to tell anything from.
 
 use crate::games::pyramid::vision::board::Board;
 use crate::games::pyramid::vision::locate::Located;
 use crate::table::rect::Rect;
-use crate::vision::felt::felt_like;
+use crate::vision::felt::Felt;
 use crate::vision::recognize::Seen;
 use image::RgbaImage;
 
@@ -24,7 +24,7 @@ const CARD_MARGIN: f32 = 0.06;
 /// The same around a pile, whose stacked cards show their edges beside its top card.
 const PILE_MARGIN: f32 = 0.1;
 /// How far a sample may lie from the background's median colour and still be background (sum of
-/// the three channels' differences), for a table whose background is not the green felt.
+/// the three channels' differences), for a table whose background is not the felt.
 const BACKGROUND_DISTANCE: i32 = 48;
 /// Where the background is not the felt and more of its samples than this are far from their
 /// median colour, it is no plain colour (a picture): nothing can be told from it, and nothing is
@@ -100,9 +100,10 @@ pub fn find_stray(frame: &RgbaImage, located: &Located, board: &Board) -> Option
         return None;
     }
     // A felt table's background is the felt; another's, its median colour, where that is plain.
+    let model = Felt::of(frame);
     let felt = background
         .iter()
-        .filter(|(_, p)| felt_like(&image::Rgba(*p)))
+        .filter(|(_, p)| model.like(&image::Rgba(*p)))
         .count();
     let on_felt = 2 * felt >= background.len();
     let median = {
@@ -115,7 +116,7 @@ pub fn find_stray(frame: &RgbaImage, located: &Located, board: &Board) -> Option
     };
     let looks_like_background = |p: [u8; 4]| {
         if on_felt {
-            return felt_like(&image::Rgba(p));
+            return model.like(&image::Rgba(p));
         }
         (0..3)
             .map(|c| (p[c] as i32 - median[c] as i32).abs())
