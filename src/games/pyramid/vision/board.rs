@@ -88,6 +88,20 @@ impl Board {
             .collect()
     }
 
+    /// How many places were read as unknown without even their rank: places unsure only between
+    /// the suits of one rank (a covered corner whose suit the card over it hides) show a card's
+    /// index where the table puts one, and are not counted.
+    pub fn unread(&self) -> usize {
+        self.unknown_places()
+            .filter(|&(i, _)| {
+                let cards = self.candidates(i);
+                cards
+                    .first()
+                    .is_none_or(|c| cards.iter().any(|d| d.rank != c.rank))
+            })
+            .count()
+    }
+
     /// Places read as unknown, by name (`pyramid:12`, `stock`, `waste`).
     pub fn unknowns(&self) -> Vec<String> {
         self.unknown_places().map(|(_, name)| name).collect()

@@ -107,8 +107,12 @@ impl Reader {
         // `centre_scanned`.)
         let first = first_fit(frame, &profile, aspect, Objective::Table);
         let borderless = self.matcher.borderless;
+        let mut first_score = None;
         match locate_from_scanning(frame, &e, &profile, aspect, first, borderless) {
-            Ok(located) => match self.read_at(frame, &e, located.clone()) {
+            Ok(located) => match self.read_at(frame, &e, {
+                first_score = Some(located.score);
+                located.clone()
+            }) {
                 Ok(board) if !crate::games::pyramid::vision::mostly_unread(&board) => {
                     return Ok(self.confirm(board))
                 }
@@ -119,6 +123,7 @@ impl Reader {
         }
         if !is_dialog(&refused) {
             for located in second_look(frame, &e, &profile, aspect) {
+                let better = crate::games::pyramid::vision::found_better(first_score, &located);
                 match self.read_at(frame, &e, located) {
                     Ok(board)
                         if crate::games::pyramid::vision::stands(Objective::Corners, &board)
@@ -126,6 +131,7 @@ impl Reader {
                     {
                         return Ok(self.confirm(board));
                     }
+                    Ok(board) if better => return Ok(self.confirm(board)),
                     Ok(board) => {
                         refused =
                             refused.or(Some(crate::games::pyramid::vision::unreadable(&board)))
