@@ -13,7 +13,7 @@ mod common;
 
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::vision::accuracy::{
-    calibrate_rendered, calibrate_rendered_at, calibration_frames, measure, CALIBRATION_SEED,
+    calibrate_rendered, calibrate_rendered_at, calibration_frames, measure, Tally, CALIBRATION_SEED,
 };
 use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::games::pyramid::vision::read_back::misreads;
@@ -122,15 +122,9 @@ fn art_without_card_borders_is_calibrated_as_borderless_and_read() {
 /// 3, three positions each, at the calibration's size: no frame refused, no card read as another.
 #[test]
 fn borderless_cards_in_the_msc_look_are_found_where_the_first_fit_missed_them() {
-    let (mut renderer, mut matcher) = anglo_borderless_in_the_msc_look();
+    let (mut renderer, mut matcher) = borderless("anglo+borderless", Look::Msc);
     let tally = measure(&mut renderer, &mut matcher, (1440, 900, 1.0), 2..4);
-    assert!(tally.places() >= 150, "{} places", tally.places());
-    assert_eq!(
-        (tally.wrong, tally.refused),
-        (0, 0),
-        "{}",
-        tally.mistakes.join("\n")
-    );
+    assert_none_wrong_or_refused(&tally, 150);
 }
 
 /// A borderless card shows no left side where the face of a card behind runs on beside it:
@@ -141,15 +135,9 @@ fn borderless_cards_in_the_msc_look_are_found_where_the_first_fit_missed_them() 
 /// bottom edge and the corner are enough. Deal 1, three positions: none refused, none wrong.
 #[test]
 fn a_borderless_card_beside_a_face_behind_is_read_by_its_corner_and_where_it_ends() {
-    let (mut renderer, mut matcher) = anglo_borderless_in_the_msc_look();
+    let (mut renderer, mut matcher) = borderless("anglo+borderless", Look::Msc);
     let tally = measure(&mut renderer, &mut matcher, (1920, 1080, 1.0), 1..2);
-    assert!(tally.places() >= 70, "{} places", tally.places());
-    assert_eq!(
-        (tally.wrong, tally.refused),
-        (0, 0),
-        "{}",
-        tally.mistakes.join("\n")
-    );
+    assert_none_wrong_or_refused(&tally, 70);
 }
 
 /// A borderless card's corner is not snapped to its top edge: it lies where the table's fit puts
@@ -161,30 +149,29 @@ fn a_borderless_card_beside_a_face_behind_is_read_by_its_corner_and_where_it_end
 /// positions: none refused, none wrong.
 #[test]
 fn borderless_cards_are_looked_at_again_where_their_corners_fit_off_the_table_found() {
-    let theme = Theme::load("anglo+borderless").expect("the theme loads");
-    let mut renderer = Renderer::new(theme);
-    let templates = calibrate_rendered(&mut renderer, &Deck::shuffled(CALIBRATION_SEED))
-        .unwrap_or_else(|e| panic!("anglo+borderless does not calibrate: {e}"));
-    assert!(templates.manifest.borderless, "not seen as borderless");
-    let mut matcher = Matcher::new(&templates);
+    let (mut renderer, mut matcher) = borderless("anglo+borderless", Look::Practice);
     let tally = measure(&mut renderer, &mut matcher, (3840, 2160, 1.0), 0..1);
-    assert!(tally.places() >= 50, "{} places", tally.places());
+    assert_none_wrong_or_refused(&tally, 50);
+}
+
+/// `theme` drawn in `look`, and its templates calibrated there (kept as borderless).
+fn borderless(theme: &str, look: Look) -> (Renderer, Matcher) {
+    let mut renderer = Renderer::with_look(Theme::load(theme).expect("the theme loads"), look);
+    let templates = calibrate_rendered(&mut renderer, &Deck::shuffled(CALIBRATION_SEED))
+        .unwrap_or_else(|e| panic!("{theme} does not calibrate in the {look:?} look: {e}"));
+    assert!(templates.manifest.borderless, "not seen as borderless");
+    (renderer, Matcher::new(&templates))
+}
+
+/// At least `places` places read, none as another card, no frame refused.
+fn assert_none_wrong_or_refused(tally: &Tally, places: usize) {
+    assert!(tally.places() >= places, "{} places", tally.places());
     assert_eq!(
         (tally.wrong, tally.refused),
         (0, 0),
         "{}",
         tally.mistakes.join("\n")
     );
-}
-
-/// anglo+borderless drawn in MSC's look, and its templates calibrated there (kept as borderless).
-fn anglo_borderless_in_the_msc_look() -> (Renderer, Matcher) {
-    let theme = Theme::load("anglo+borderless").expect("the theme loads");
-    let mut renderer = Renderer::with_look(theme, Look::Msc);
-    let templates = calibrate_rendered(&mut renderer, &Deck::shuffled(CALIBRATION_SEED))
-        .unwrap_or_else(|e| panic!("anglo+borderless does not calibrate in MSC's look: {e}"));
-    assert!(templates.manifest.borderless, "not seen as borderless");
-    (renderer, Matcher::new(&templates))
 }
 
 /// KDE's jolly-royal draws its cards' outline so faint (9 levels under the white, or nothing, at
