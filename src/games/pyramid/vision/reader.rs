@@ -107,12 +107,10 @@ impl Reader {
         // `centre_scanned`.)
         let first = first_fit(frame, &profile, aspect, Objective::Table);
         let borderless = self.matcher.borderless;
-        let mut first_score = None;
-        match locate_from_scanning(frame, &e, &profile, aspect, first, borderless) {
-            Ok(located) => match self.read_at(frame, &e, {
-                first_score = Some(located.score);
-                located.clone()
-            }) {
+        let located = locate_from_scanning(frame, &e, &profile, aspect, first, borderless);
+        let first_score = located.as_ref().ok().map(|l| l.score);
+        match located {
+            Ok(located) => match self.read_at(frame, &e, located.clone()) {
                 Ok(board) if !crate::games::pyramid::vision::mostly_unread(&board) => {
                     return Ok(self.confirm(board))
                 }
