@@ -9,7 +9,7 @@ use crate::cards::Card;
 use crate::games::pyramid::position::PYRAMID_SIZE;
 use crate::games::pyramid::vision::profile::Profile;
 use crate::vision::calibrate::{Corners, REACH};
-use crate::vision::recognize::sample;
+use crate::vision::recognize::{sample, SPREAD};
 use crate::vision::templates::{TEMPLATE_H, TEMPLATE_W};
 use image::{RgbImage, RgbaImage};
 
@@ -61,7 +61,13 @@ pub fn gap_box(
     let x0 = layout[0] + left * across + GAP_MARGIN;
     let x1 = layout[0] + (1.0 - right) * across - GAP_MARGIN;
     let y0 = down + GAP_MARGIN;
-    let y1 = 2.0 * down - bottom * down - GAP_MARGIN;
+    // The part is looked at in views up to `SPREAD` template pixels below the box too: those
+    // must keep clear of the card below as well. (A box ending `GAP_MARGIN` above it, 1 px at
+    // 800x600, let a view 3 template pixels down take in that card's top edge: ornamental's
+    // covered Qc on blue felt fitted the Qs's gap there, where the card below was not
+    // highlighted, and was read as it.)
+    let clear = 2.0 * down - bottom * down - GAP_MARGIN;
+    let y1 = y0 + (clear - y0) / (1.0 + SPREAD as f32 / TEMPLATE_H as f32);
     (x1 - x0 >= MIN_GAP && y1 > y0).then_some([x0, y0, x1 - x0, y1 - y0])
 }
 
