@@ -84,9 +84,14 @@ pub fn read_frame_timed(
 }
 
 /// Whether a board read from a table located by `objective` stands: one located by the corners
-/// of the cards there are (the second look) only with every card read.
+/// of the cards there are (the second look) only with every card read, or unsure only between
+/// the suits of one rank (`Board::unread`): such a place shows a card's index where the fit puts
+/// a card, as a place read does. (Ornamental's covered fours, fives, eights and nines in the msc
+/// look hide their suit under the card over them: half-cleared tables the first search found a
+/// few pixels off were read from the cards' corners with every place right or unsure between its
+/// own suits, and refused for it.)
 pub fn stands(objective: Objective, board: &Board) -> bool {
-    objective == Objective::Table || board.unknowns().is_empty()
+    objective == Objective::Table || board.unread() == 0
 }
 
 /// Whether a second look's fit shows the pyramid's edges (`Located::score`) at least
