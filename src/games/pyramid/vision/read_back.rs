@@ -19,7 +19,24 @@ use rayon::prelude::*;
 
 /// The card sizes the frames are read back at, as shares of the calibration's card width: cards
 /// about as small as an 800×600 window shows when calibrated at 1440×900, and a third larger.
+/// The smaller is never below what the smallest window shows (see `read_back_scales`).
 pub const READ_BACK_SCALES: [f32; 2] = [0.67, 1.3];
+
+/// The smallest window the reader is measured at and meant for (`accuracy`'s sizes start there).
+pub const SMALLEST_WINDOW: (u32, u32) = (800, 600);
+
+/// The shares of the calibration's card width that frames `width`×`height` are read back at:
+/// `READ_BACK_SCALES`, the smaller raised to the share that shrinks the frame to the smallest
+/// window (`SMALLEST_WINDOW`) where it would shrink it further, at most 1. Cards smaller than any
+/// window shows are no size the reader meets: calibrated at 800×600 in MSC's look, anglo_modern's
+/// 3c and gnomangelo's 2c read as spades on cards two thirds as wide (a 536×402 window) refused
+/// sets that read every place at 800×600 and 1024×768 with none wrong.
+pub fn read_back_scales(width: u32, height: u32) -> [f32; 2] {
+    let to_smallest = (SMALLEST_WINDOW.0 as f32 / width as f32)
+        .max(SMALLEST_WINDOW.1 as f32 / height as f32)
+        .min(1.0);
+    [READ_BACK_SCALES[0].max(to_smallest), READ_BACK_SCALES[1]]
+}
 
 /// One card of the calibration deal read as another when read back.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,13 +52,14 @@ pub struct Misread {
 pub struct ReadBack {
     /// The cards read as other cards.
     pub misreads: Vec<Misread>,
-    /// Per scale of `READ_BACK_SCALES`, how many frames were not read as a table at all.
+    /// Per scale read back at (`read_back_scales`), how many frames were not read as a table at
+    /// all.
     pub unread: Vec<(f32, usize)>,
 }
 
 /// The cards of `frames` (the fresh table, then after each of 24 draws or clicks on the stock, as
 /// `stock` says; `cards[i]` the card of corner `i`: the pyramid, then the stock from the top) that
-/// `templates` read as other cards at `READ_BACK_SCALES`. Frames not read as a table at some
+/// `templates` read as other cards at `read_back_scales`. Frames not read as a table at some
 /// scale are passed over (see `read_back` for how many).
 pub fn misreads(
     frames: &[RgbaImage],
@@ -62,7 +80,10 @@ pub fn read_back(
     templates: &Templates,
 ) -> ReadBack {
     let matcher = Matcher::new(templates);
-    let jobs: Vec<(f32, usize)> = READ_BACK_SCALES
+    let scales = frames.first().map_or(READ_BACK_SCALES, |f| {
+        read_back_scales(f.width(), f.height())
+    });
+    let jobs: Vec<(f32, usize)> = scales
         .iter()
         .flat_map(|&s| (0..frames.len()).map(move |k| (s, k)))
         .collect();
@@ -101,7 +122,7 @@ pub fn read_back(
             Some(out)
         })
         .collect();
-    let unread = READ_BACK_SCALES
+    let unread = scales
         .iter()
         .map(|&s| {
             let missed = jobs
@@ -218,6 +239,22 @@ mod tests {
             read: read.parse().unwrap(),
             scale: 1.3,
         }
+    }
+
+    /// Read back no smaller than the smallest window: calibrated at 1440×900 (as the 0.67 was
+    /// chosen) or larger, as before; at 1024×768, the smallest window's cards; at 800×600, its own.
+    #[test]
+    fn frames_are_read_back_no_smaller_than_the_smallest_window_shows() {
+        assert_eq!(read_back_scales(1440, 900), READ_BACK_SCALES);
+        assert_eq!(read_back_scales(2560, 1440), READ_BACK_SCALES);
+        let [small, large] = read_back_scales(1024, 768);
+        assert!((small - 800.0 / 1024.0).abs() < 1e-6 && large == READ_BACK_SCALES[1]);
+        assert_eq!(read_back_scales(800, 600)[0], 1.0);
+        assert_eq!(
+            read_back_scales(640, 480)[0],
+            1.0,
+            "never larger than the frame"
+        );
     }
 
     /// A read-back that found no misread but did not read most frames at every scale refuses
