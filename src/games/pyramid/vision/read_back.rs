@@ -29,8 +29,8 @@ pub const SMALLEST_WINDOW: (u32, u32) = (800, 600);
 /// `READ_BACK_SCALES`, the smaller raised to the share that shrinks the frame to the smallest
 /// window (`SMALLEST_WINDOW`) where it would shrink it further, at most 1. Cards smaller than any
 /// window shows are no size the reader meets: calibrated at 800×600 in MSC's look, anglo_modern's
-/// 3c and gnomangelo's 2c read as spades on cards two thirds as wide (a 536×402 window) refused
-/// sets that read every place at 800×600 and 1024×768 with none wrong.
+/// 3c and anglo_bitmap's 2c read as spades on cards two thirds as wide (a 536×402 window) refused
+/// sets that read deals at 800×600 and 1024×768 with no card read as another.
 pub fn read_back_scales(width: u32, height: u32) -> [f32; 2] {
     let to_smallest = (SMALLEST_WINDOW.0 as f32 / width as f32)
         .max(SMALLEST_WINDOW.1 as f32 / height as f32)
