@@ -170,6 +170,30 @@ type Placing = ((usize, usize), bool);
 /// face card's picture with no index, at 0.4 down to below 0.
 const SHARES_NOTHING: f32 = 0.5;
 
+/// Takes each corner that holds no index (`none`) where the others cut from the same place (the
+/// pyramid's slots, or one pile) were lined up: the median of their offsets. Their edges put them
+/// alike, and a pile's top edge over felt can be found a pixel or two from where a covered card's
+/// over paper is (the outline's inner side, not its outer), which lining up takes out of the
+/// corners with an index but not of those without.
+fn as_their_pile(offsets: &mut [(usize, usize)], none: &[bool]) {
+    let (mut xs, mut ys): (Vec<f32>, Vec<f32>) = offsets
+        .iter()
+        .zip(none)
+        .filter(|(_, &n)| !n)
+        .map(|(&(x, y), _)| (x as f32, y as f32))
+        .unzip();
+    if xs.is_empty() {
+        return;
+    }
+    let at = (
+        median(&mut xs).round() as usize,
+        median(&mut ys).round() as usize,
+    );
+    for (o, _) in offsets.iter_mut().zip(none).filter(|(_, &n)| n) {
+        *o = at;
+    }
+}
+
 /// The 52 index corners of one deal seen whole, lined up with each other, in the order they were
 /// seen: the 28 pyramid cards top row first, then the 24 stock cards from the top of the stock.
 #[derive(Clone, Debug)]
@@ -389,9 +413,20 @@ pub(crate) fn corners_of(
             }
         }
     }
+    if !borderless {
+        let (pyramid, pile) = offsets.split_at_mut(PYRAMID_SIZE);
+        let (pyramid_none, pile_none) = no_index.split_at(PYRAMID_SIZE);
+        as_their_pile(pyramid, pyramid_none);
+        as_their_pile(pile, pile_none);
+        aligned = windows(&crops, &offsets);
+    }
     let (waste_offsets, waste_no_index) = match borderless {
         true => at_the_cut(&waste_tops),
-        false => line_up(&waste_tops, &reference, false),
+        false => {
+            let (mut at, none) = line_up(&waste_tops, &reference, false);
+            as_their_pile(&mut at, &none);
+            (at, none)
+        }
     };
     Ok(Corners {
         crops: aligned,
@@ -830,5 +865,19 @@ mod tests {
         for i in [0, 1, 3, 4] {
             assert_eq!(at[i], before[i], "corner {i} moved");
         }
+    }
+
+    /// A pile's corners lined up a few template pixels above where they were cut: the one that
+    /// holds no index is taken where the others of its pile were, not left where it was cut.
+    #[test]
+    fn a_corner_with_no_index_is_taken_where_its_pile_was_lined_up() {
+        let mut offsets = vec![(3, 0), (4, 0), (REACH, REACH), (3, 1), (3, 0)];
+        let none = [false, false, true, false, false];
+        as_their_pile(&mut offsets, &none);
+        assert_eq!(offsets, [(3, 0), (4, 0), (3, 0), (3, 1), (3, 0)]);
+        // A pile with no index anywhere is left as cut.
+        let mut offsets = vec![(REACH, REACH); 3];
+        as_their_pile(&mut offsets, &[true; 3]);
+        assert_eq!(offsets, [(REACH, REACH); 3]);
     }
 }
