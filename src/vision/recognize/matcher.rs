@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 pub(crate) use crate::vision::dots::normalised;
 pub use crate::vision::sampling::sample_grid;
-pub(crate) use crate::vision::sampling::{degrade, soften};
+pub(crate) use crate::vision::sampling::soften;
 
 /// How far from the others, in template pixels either way, a template must lie on its card to
 /// have its highlight band painted apart from theirs (see `Matcher::lined_up_apart`): face cards
@@ -317,34 +317,6 @@ impl Matcher {
         self.suits_apart.iter().flatten().all(|&a| a >= MIN_APART)
     }
 
-    /// Prepares the templates for cards `card_w` pixels wide: for cards smaller than at
-    /// calibration, blurred to the detail such cards can show.
-    pub fn prepare(&mut self, card_w: f32) {
-        for part in [&mut self.strip, &mut self.gap].into_iter().flatten() {
-            part.prepare(card_w);
-        }
-        let target = card_w.min(self.calibrated_width);
-        if (target - self.prepared_width).abs() < 0.03 * self.calibrated_width {
-            return;
-        }
-        let factor = self.calibrated_width / target;
-        let (w, h) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
-        let vectors: Vec<Vec<f32>> = self
-            .raw
-            .iter()
-            .map(|values| {
-                let v = if factor > 1.05 {
-                    degrade(values, w, h, factor)
-                } else {
-                    values.clone()
-                };
-                normalised(&soften(&v, w, h)).unwrap_or_else(|| vec![0.0; v.len()])
-            })
-            .collect();
-        self.set_vectors(vectors);
-        self.prepared_width = target;
-    }
-
     /// Says where the card over a covered card begins, in card widths below the card's top (the
     /// layout's row step): duels leave out the rows its outline can reach (see `outline_rows`).
     pub fn cover_at(&mut self, row_step: f32) {
@@ -379,7 +351,7 @@ impl Matcher {
     }
 
     /// Takes `vectors` (normalised, by card index) as the templates, with what they share.
-    fn set_vectors(&mut self, vectors: Vec<Vec<f32>>) {
+    pub(crate) fn set_vectors(&mut self, vectors: Vec<Vec<f32>>) {
         self.mean = Template::new(&mean_of(&vectors, self.no_index));
         (self.rank_means, self.suit_means) = rank_and_suit_means(&vectors, self.no_index);
         self.suits_apart = suits_apart(&vectors, &self.suit_means);

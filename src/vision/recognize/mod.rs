@@ -14,6 +14,7 @@
 mod apart;
 mod look;
 mod matcher;
+mod prepare;
 
 pub(crate) use apart::*;
 
