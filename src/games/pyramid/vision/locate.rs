@@ -294,12 +294,10 @@ fn pile_fit(e: &Edges, fit: Fit, profile: &Profile, aspect: Option<f32>) -> (f32
 
 /// How near the piles' best score another peak of theirs must come (as a share of it) for the
 /// bottom pyramid row to choose between them (`pile_fit`). A stock drawn as a stack on cards with
-/// an inner frame fits a shorter card about as well as the true one (swiss-xvii in the msc look:
-/// at 800x600 a card 5 pixels short, the pile's top at the bottom row's lower edge and its bottom
-/// on the inner frame, the true height scoring 0.88 to 0.90 of it; at 2560x1440 18 pixels short,
-/// the true height 0.72 to 0.77 of it). Half the best: such a peak is taken only where the bottom
-/// row says so all the more clearly (`BOTTOMS_CLEARER`).
-const PEAK_NEAR: f32 = 0.5;
+/// an inner frame fits a card 5 pixels short nearly as well as the true one (swiss-xvii in the msc
+/// look at 800x600: the pile's top at the bottom row's lower edge, its bottom on the inner frame;
+/// the true height scores 0.88 to 0.90 of that).
+const PEAK_NEAR: f32 = 0.8;
 
 /// How far apart, in pixels of card height, two peaks of the piles' score must lie to be two
 /// (within that, one edge: its rows blur into each other).
@@ -308,7 +306,7 @@ const PEAKS_APART: f32 = 2.5;
 /// How many times stronger the bottom row's lower edges must be at another peak than at the
 /// best for it to be taken, times the share of the best's score the piles give it: clearly, as
 /// card over felt is against a line inside a card, and the more clearly the further the piles
-/// fall short (swiss-xvii's true height above: 2.7 to 6 times at 800x600, 2.3 at 2560x1440).
+/// fall short (swiss-xvii's true height above: 2.7 to 6 times).
 const BOTTOMS_CLEARER: f32 = 1.5;
 
 /// The mean contrast along the lower edges of the bottom pyramid row's slots, at row `y` of the
