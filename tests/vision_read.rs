@@ -204,33 +204,6 @@ fn none_wrong_calibrated_small(look: Look, theme: &str, size: (u32, u32, f32), d
     assert_eq!(tally.wrong, 0, "{}", tally.mistakes.join("\n"));
 }
 
-/// Templates are cut to 36×45 values whatever the card size, so a corner cut from cards wider
-/// than that in the box holds no more detail than the template. For smaller cards the templates
-/// were blurred by the ratio of the card widths: calibrated at 2560×1440 (cards 247 pixels wide)
-/// and read at 1024×768 (99), to half the detail the window shows, and anglo_bitmap's covered
-/// clubs and spades, 8s and 6s were read as each other (9 places of deal 20). They are now
-/// blurred by how much more the template holds than the window shows.
-#[test]
-fn a_set_calibrated_on_large_cards_reads_small_ones() {
-    let mut r = Renderer::with_look(Theme::load("anglo_bitmap").unwrap(), Look::Msc);
-    let deck = Deck::shuffled(CALIBRATION_SEED);
-    let templates = calibrate_rendered_at(&mut r, &deck, (2560, 1440), 1.0).unwrap();
-    let mut matcher = Matcher::new(&templates);
-    let tally = measure(&mut r, &mut matcher, (1024, 768, 1.0), 20..21);
-    assert!(
-        tally.right * 10 >= tally.places() * 9,
-        "{} of {} right",
-        tally.right,
-        tally.places()
-    );
-    assert_eq!(
-        (tally.wrong, tally.refused),
-        (0, 0),
-        "{}",
-        tally.mistakes.join("\n")
-    );
-}
-
 /// A covered card shows the middle of its face between the two cards over it, and the edges of
 /// those cards at the gap's sides. Swiss-xvii's Th was seen whole at calibration (on the waste),
 /// its Td covered, and the gap templates reached to within a pixel of the cards over the gap: read
