@@ -204,6 +204,34 @@ fn none_wrong_calibrated_small(look: Look, theme: &str, size: (u32, u32, f32), d
     assert_eq!(tally.wrong, 0, "{}", tally.mistakes.join("\n"));
 }
 
+/// Templates are cut to 36×45 values whatever the card size, so a corner cut from cards wider
+/// than that in the box holds no more detail than the template. For smaller cards the templates
+/// were blurred by the whole ratio of the card widths: calibrated at 3840×2160 (cards 370 pixels
+/// wide) and read at 800×600 (77), to 7 values across where the window shows 15, and
+/// gnomangelo's covered clubs and spades, threes and eights read as each other (13 places of
+/// deal 20). They are now blurred at most `BLUR_OVER` times what the template holds over what
+/// the window shows.
+#[test]
+fn a_set_calibrated_on_the_largest_cards_reads_the_smallest() {
+    let mut r = Renderer::with_look(Theme::load("gnomangelo").unwrap(), Look::Msc);
+    let deck = Deck::shuffled(CALIBRATION_SEED);
+    let templates = calibrate_rendered_at(&mut r, &deck, (3840, 2160), 1.0).unwrap();
+    let mut matcher = Matcher::new(&templates);
+    let tally = measure(&mut r, &mut matcher, (800, 600, 1.0), 20..21);
+    assert!(
+        tally.right * 10 >= tally.places() * 9,
+        "{} of {} right",
+        tally.right,
+        tally.places()
+    );
+    assert_eq!(
+        (tally.wrong, tally.refused),
+        (0, 0),
+        "{}",
+        tally.mistakes.join("\n")
+    );
+}
+
 /// A covered card shows the middle of its face between the two cards over it, and the edges of
 /// those cards at the gap's sides. Swiss-xvii's Th was seen whole at calibration (on the waste),
 /// its Td covered, and the gap templates reached to within a pixel of the cards over the gap: read

@@ -177,12 +177,12 @@ pub(crate) fn pixel_at(frame: &RgbaImage, x: i32, y: i32) -> [u8; 4] {
         .0
 }
 
-/// An RGB image of floats blurred to what a card `factor` times smaller would show: shrunk by
-/// `factor` (block means) and enlarged back (bilinear).
-pub(crate) fn degrade(values: &[f32], w: usize, h: usize, factor: f32) -> Vec<f32> {
+/// An RGB image of floats blurred to what a card `fx` times smaller across (and `fy` down) would
+/// show: shrunk by those factors (block means) and enlarged back (bilinear).
+pub(crate) fn degrade(values: &[f32], w: usize, h: usize, (fx, fy): (f32, f32)) -> Vec<f32> {
     let (sw, sh) = (
-        ((w as f32 / factor).round() as usize).max(2),
-        ((h as f32 / factor).round() as usize).max(2),
+        ((w as f32 / fx).round() as usize).clamp(2, w),
+        ((h as f32 / fy).round() as usize).clamp(2, h),
     );
     let at = |x: usize, y: usize, c: usize| values[(y.min(h - 1) * w + x.min(w - 1)) * 3 + c];
     let mut small = vec![0.0f32; sw * sh * 3];
