@@ -232,6 +232,20 @@ fn a_set_calibrated_on_the_largest_cards_reads_the_smallest() {
     );
 }
 
+/// Calibrated at 2560×1440, anglo_bitmap's covered Ac and 3c read as spades (and its 3s as the
+/// 3c) at 1024×768, cards 0.42 as wide, where the read-back's two thirds read every card right:
+/// the set is read back at the smallest window's cards too, and refused, naming them.
+#[test]
+fn a_set_that_misreads_the_smallest_window_s_cards_is_refused() {
+    let mut r = Renderer::with_look(Theme::load("anglo_bitmap").unwrap(), Look::Msc);
+    let deck = Deck::shuffled(CALIBRATION_SEED);
+    let why = calibrate_rendered_at(&mut r, &deck, (2560, 1440), 1.0).unwrap_err();
+    assert!(
+        why.contains("(cards 42% as wide)") && why.contains("nothing was saved"),
+        "{why}"
+    );
+}
+
 /// A covered card shows the middle of its face between the two cards over it, and the edges of
 /// those cards at the gap's sides. Swiss-xvii's Th was seen whole at calibration (on the waste),
 /// its Td covered, and the gap templates reached to within a pixel of the cards over the gap: read

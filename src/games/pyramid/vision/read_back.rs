@@ -31,11 +31,20 @@ pub const SMALLEST_WINDOW: (u32, u32) = (800, 600);
 /// window shows are no size the reader meets: calibrated at 800×600 in MSC's look, anglo_modern's
 /// 3c and anglo_bitmap's 2c read as spades on cards two thirds as wide (a 536×402 window) refused
 /// sets that read deals at 800×600 and 1024×768 with no card read as another.
-pub fn read_back_scales(width: u32, height: u32) -> [f32; 2] {
+///
+/// Frames whose smallest window's share is a tenth or more below `READ_BACK_SCALES`' smaller are
+/// read back at that share too: calibrated at 2560×1440 (cards 236 pixels
+/// wide), anglo_bitmap's covered clubs and spades read as each other at 1024×768 (99), which two
+/// thirds (158) never showed.
+pub fn read_back_scales(width: u32, height: u32) -> Vec<f32> {
     let to_smallest = (SMALLEST_WINDOW.0 as f32 / width as f32)
         .max(SMALLEST_WINDOW.1 as f32 / height as f32)
         .min(1.0);
-    [READ_BACK_SCALES[0].max(to_smallest), READ_BACK_SCALES[1]]
+    let [small, large] = READ_BACK_SCALES;
+    match to_smallest < 0.9 * small {
+        true => vec![small, large, to_smallest],
+        false => vec![to_smallest.max(small), large],
+    }
 }
 
 /// One card of the calibration deal read as another when read back.
@@ -80,7 +89,7 @@ pub fn read_back(
     templates: &Templates,
 ) -> ReadBack {
     let matcher = Matcher::new(templates);
-    let scales = frames.first().map_or(READ_BACK_SCALES, |f| {
+    let scales = frames.first().map_or(READ_BACK_SCALES.to_vec(), |f| {
         read_back_scales(f.width(), f.height())
     });
     let jobs: Vec<(f32, usize)> = scales
@@ -242,12 +251,19 @@ mod tests {
     }
 
     /// Read back no smaller than the smallest window: calibrated at 1440×900 (as the 0.67 was
-    /// chosen) or larger, as before; at 1024×768, the smallest window's cards; at 800×600, its own.
+    /// chosen), as before; larger, at the smallest window's cards too; at 1024×768, the smallest
+    /// window's cards; at 800×600, its own.
     #[test]
     fn frames_are_read_back_no_smaller_than_the_smallest_window_shows() {
         assert_eq!(read_back_scales(1440, 900), READ_BACK_SCALES);
-        assert_eq!(read_back_scales(2560, 1440), READ_BACK_SCALES);
-        let [small, large] = read_back_scales(1024, 768);
+        let [small, large, smallest] = read_back_scales(2560, 1440)[..] else {
+            panic!("three scales")
+        };
+        assert_eq!([small, large], READ_BACK_SCALES);
+        assert!((smallest - 600.0 / 1440.0).abs() < 1e-6);
+        let [small, large] = read_back_scales(1024, 768)[..] else {
+            panic!("two scales")
+        };
         assert!((small - 800.0 / 1024.0).abs() < 1e-6 && large == READ_BACK_SCALES[1]);
         assert_eq!(read_back_scales(800, 600)[0], 1.0);
         assert_eq!(
