@@ -23,7 +23,7 @@ impl Matcher {
             .iter()
             .map(|values| {
                 let v = if factor.0.max(factor.1) > 1.05 {
-                    degrade(values, w, h, (factor.0.max(1.0), factor.1.max(1.0)))
+                    degrade(values, w, h, factor)
                 } else {
                     values.clone()
                 };
@@ -46,9 +46,10 @@ impl Matcher {
     /// read at 800x600 (15 pixels), the whole ratio (4.8) took the corner to 7 values across and
     /// the top strip to 8 where the window shows 15 and 36, and 8s and 6s, clubs and spades read
     /// as each other. Some blur past the detail ratio is kept, as it serves where the sizes
-    /// differ less: glyphs drawn at another size differ in more than detail (kde-oxygen-white's
-    /// strip, cut at 1440x900 and read at 1024x768, needs the ratio's 1.4 where the detail ratio
-    /// is 1).
+    /// differ less: glyphs drawn at another size differ in more than detail (kde-oxygen-white,
+    /// cut at 1440x900 in the practice look, needs it at 1024x768 and 800x600, see
+    /// `BLUR_OVER`). Both factors are at least 1: the card read is no larger than at
+    /// calibration, so the window shows no more than the template holds.
     fn detail_over(&self, card_w: f32) -> (f32, f32) {
         let [_, _, bw, bh] = self.index_box;
         let ratio = self.calibrated_width / card_w;
@@ -61,10 +62,12 @@ impl Matcher {
     }
 }
 
-/// How many times more than the detail ratio templates may be blurred (see `detail_over`): the
-/// ratio's blur served where it was up to 1.4 times the detail ratio (a strip wider than the
-/// template at 1440x900 read at 1024x768) and misread where it was 2 times (a corner cut at
-/// 3840x2160 read at 800x600).
+/// How many times more than the detail ratio templates may be blurred (see `detail_over`).
+/// kde-oxygen-white, cut at 1440x900 in the practice look (its corner's box 47 pixels, its top
+/// strip 129, both past the template's 36 values), read 8 places wrong at 1024x768 and 800x600
+/// when blurred no further than the detail ratio, 1 when 1.3 times it (its strip at 800x600,
+/// where the ratio is 1.9), none at 1.5; a corner cut at 3840x2160 and read at 800x600 misread
+/// when blurred twice the detail ratio (the whole ratio).
 const BLUR_OVER: f32 = 1.5;
 
 #[cfg(test)]

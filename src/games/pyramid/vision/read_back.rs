@@ -33,9 +33,9 @@ pub const SMALLEST_WINDOW: (u32, u32) = (800, 600);
 /// sets that read deals at 800×600 and 1024×768 with no card read as another.
 ///
 /// Frames whose smallest window's share is a tenth or more below `READ_BACK_SCALES`' smaller are
-/// read back at that share too: calibrated at 2560×1440 (cards 236 pixels
-/// wide), anglo_bitmap's covered clubs and spades read as each other at 1024×768 (99), which two
-/// thirds (158) never showed.
+/// read back at that share too: calibrated at 2560×1440 (cards 236 pixels wide), anglo_bitmap's
+/// covered clubs and spades read as each other at 1024×768 (99), which two thirds (158) never
+/// showed.
 pub fn read_back_scales(width: u32, height: u32) -> Vec<f32> {
     let to_smallest = (SMALLEST_WINDOW.0 as f32 / width as f32)
         .max(SMALLEST_WINDOW.1 as f32 / height as f32)
