@@ -213,20 +213,7 @@ fn none_wrong_calibrated_small(look: Look, theme: &str, size: (u32, u32, f32), d
 /// the window shows.
 #[test]
 fn a_set_calibrated_on_the_largest_cards_reads_the_smallest() {
-    let mut r = Renderer::with_look(Theme::load("gnomangelo").unwrap(), Look::Msc);
-    let deck = Deck::shuffled(CALIBRATION_SEED);
-    let templates = calibrate_rendered_at(&mut r, &deck, (3840, 2160), 1.0).unwrap();
-    let mut matcher = Matcher::new(&templates);
-    let tally = measure(&mut r, &mut matcher, (800, 600, 1.0), 20..21);
-    let most_right = tally.right * 10 >= tally.places() * 9;
-    assert_eq!(
-        (most_right, tally.wrong, tally.refused),
-        (true, 0, 0),
-        "{} of {} right:\n{}",
-        tally.right,
-        tally.places(),
-        tally.mistakes.join("\n")
-    );
+    common::reads_deal_20_at_800x600("gnomangelo", (3840, 2160));
 }
 
 /// Calibrated at 2560×1440, anglo_bitmap's covered Ac and 3c read as spades (and its 3s as the

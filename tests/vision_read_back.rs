@@ -14,7 +14,7 @@ mod common;
 
 use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::vision::accuracy::{
-    calibrate_rendered, calibrate_rendered_at, calibration_frames, measure, Tally, CALIBRATION_SEED,
+    calibrate_rendered, calibrate_rendered_at, calibration_frames, measure, CALIBRATION_SEED,
 };
 use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::games::pyramid::vision::read_back::misreads;
@@ -125,7 +125,7 @@ fn art_without_card_borders_is_calibrated_as_borderless_and_read() {
 fn borderless_cards_in_the_msc_look_are_found_where_the_first_fit_missed_them() {
     let (mut renderer, mut matcher) = borderless("anglo+borderless", Look::Msc);
     let tally = measure(&mut renderer, &mut matcher, (1440, 900, 1.0), 2..4);
-    assert_none_wrong_or_refused(&tally, 150);
+    common::assert_none_wrong_or_refused(&tally, 150);
 }
 
 /// A borderless card shows no left side where the face of a card behind runs on beside it:
@@ -138,7 +138,7 @@ fn borderless_cards_in_the_msc_look_are_found_where_the_first_fit_missed_them() 
 fn a_borderless_card_beside_a_face_behind_is_read_by_its_corner_and_where_it_ends() {
     let (mut renderer, mut matcher) = borderless("anglo+borderless", Look::Msc);
     let tally = measure(&mut renderer, &mut matcher, (1920, 1080, 1.0), 1..2);
-    assert_none_wrong_or_refused(&tally, 70);
+    common::assert_none_wrong_or_refused(&tally, 70);
 }
 
 /// A borderless card's corner is not snapped to its top edge: it lies where the table's fit puts
@@ -152,7 +152,7 @@ fn a_borderless_card_beside_a_face_behind_is_read_by_its_corner_and_where_it_end
 fn borderless_cards_are_looked_at_again_where_their_corners_fit_off_the_table_found() {
     let (mut renderer, mut matcher) = borderless("anglo+borderless", Look::Practice);
     let tally = measure(&mut renderer, &mut matcher, (3840, 2160, 1.0), 0..1);
-    assert_none_wrong_or_refused(&tally, 50);
+    common::assert_none_wrong_or_refused(&tally, 50);
 }
 
 /// `theme` drawn in `look`, and its templates calibrated there (kept as borderless).
@@ -162,17 +162,6 @@ fn borderless(theme: &str, look: Look) -> (Renderer, Matcher) {
         .unwrap_or_else(|e| panic!("{theme} does not calibrate in the {look:?} look: {e}"));
     assert!(templates.manifest.borderless, "not seen as borderless");
     (renderer, Matcher::new(&templates))
-}
-
-/// At least `places` places read, none as another card, no frame refused.
-fn assert_none_wrong_or_refused(tally: &Tally, places: usize) {
-    assert!(tally.places() >= places, "{} places", tally.places());
-    assert_eq!(
-        (tally.wrong, tally.refused),
-        (0, 0),
-        "{}",
-        tally.mistakes.join("\n")
-    );
 }
 
 /// KDE's jolly-royal draws its cards' outline so faint (9 levels under the white, or nothing, at
@@ -258,7 +247,7 @@ fn read_as_borderless(theme: &str) {
 /// and does. (Art that misreads at a third larger, gnomangelo's, is refused as before.)
 #[test]
 fn a_set_calibrated_in_the_smallest_window_is_read_back_no_smaller() {
-    reads_deal_20_calibrated_in_the_smallest_window("anglo_modern");
+    common::reads_deal_20_at_800x600("anglo_modern", (800, 600));
     let deck = Deck::shuffled(CALIBRATION_SEED);
     let mut r = Renderer::with_look(Theme::load("gnomangelo").unwrap(), Look::Msc);
     let refused = calibrate_rendered_at(&mut r, &deck, (800, 600), 1.0).err();
@@ -301,22 +290,5 @@ fn the_built_in_cards_read_back_right() {
 /// are cut lined up as the other corners of their pile (a covered Jh was read as the Js).
 #[test]
 fn framed_cards_with_a_stacked_stock_calibrate_in_the_smallest_window() {
-    reads_deal_20_calibrated_in_the_smallest_window("swiss-xvii");
-}
-
-/// `theme` in the msc look, calibrated at 800×600, is kept and reads deal 20 there: nine places in
-/// ten right, none read as another card, no frame refused.
-fn reads_deal_20_calibrated_in_the_smallest_window(theme: &str) {
-    let mut r = Renderer::with_look(Theme::load(theme).unwrap(), Look::Msc);
-    let deck = Deck::shuffled(CALIBRATION_SEED);
-    let templates = calibrate_rendered_at(&mut r, &deck, (800, 600), 1.0)
-        .unwrap_or_else(|e| panic!("{theme} refused: {e}"));
-    let mut matcher = Matcher::new(&templates);
-    let tally = measure(&mut r, &mut matcher, (800, 600, 1.0), 20..21);
-    assert!(
-        tally.right * 10 >= tally.places() * 9,
-        "{theme}: {} right",
-        tally.right
-    );
-    assert_none_wrong_or_refused(&tally, 90);
+    common::reads_deal_20_at_800x600("swiss-xvii", (800, 600));
 }

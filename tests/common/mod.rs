@@ -12,8 +12,14 @@ use launch::Launch;
 use solitaire_agent::agent::report::{Mark, Watch};
 use solitaire_agent::agent::sim::SimView;
 use solitaire_agent::games::pyramid::table::game::{PyramidView, Table};
+use solitaire_agent::games::pyramid::vision::accuracy::{
+    calibrate_rendered_at, measure, Tally, CALIBRATION_SEED,
+};
 use solitaire_agent::table::harness::Event;
+use solitaire_agent::table::look::Look;
 use solitaire_agent::table::render::Renderer;
+use solitaire_agent::table::theme::Theme;
+use solitaire_agent::vision::recognize::Matcher;
 
 /// What a watcher was shown: the marks of every frame read, and the last plan.
 #[derive(Default)]
@@ -240,4 +246,34 @@ pub fn assert_kde_deck(path: &str) {
         std::path::Path::new(path).is_file(),
         "{path} is missing: run scripts/setup (it installs kdegames-card-data-kf5)"
     );
+}
+
+/// At least `places` places read, none read as another card, no frame refused.
+pub fn assert_none_wrong_or_refused(tally: &Tally, places: usize) {
+    assert!(tally.places() >= places, "{} places", tally.places());
+    assert_eq!(
+        (tally.wrong, tally.refused),
+        (0, 0),
+        "{}",
+        tally.mistakes.join("\n")
+    );
+}
+
+/// `theme` in the msc look, calibrated in a `calibrated_at` window, is kept and reads deal 20 in
+/// the smallest window (800×600): nine places in ten right, none read as another card, no frame
+/// refused.
+pub fn reads_deal_20_at_800x600(theme: &str, calibrated_at: (u32, u32)) {
+    let mut r = Renderer::with_look(Theme::load(theme).unwrap(), Look::Msc);
+    let deck = Deck::shuffled(CALIBRATION_SEED);
+    let templates = calibrate_rendered_at(&mut r, &deck, calibrated_at, 1.0)
+        .unwrap_or_else(|e| panic!("{theme} refused: {e}"));
+    let mut matcher = Matcher::new(&templates);
+    let tally = measure(&mut r, &mut matcher, (800, 600, 1.0), 20..21);
+    assert!(
+        tally.right * 10 >= tally.places() * 9,
+        "{theme}: {} of {} right",
+        tally.right,
+        tally.places()
+    );
+    assert_none_wrong_or_refused(&tally, 90);
 }
