@@ -96,7 +96,8 @@ fn the_suit_glyph_is_looked_for_where_calibration_found_it() {
             let deck = Deck::shuffled(seed);
             let frames = calibration_frames_at(&mut r, &deck, (w, h), scale).unwrap();
             let profile = Profile::of_look(look);
-            let seen = seen_whole(&frames, &deck.0, &profile, StockSeen::OnWaste).unwrap();
+            let cut = corners(&frames, &profile, StockSeen::OnWaste).unwrap();
+            let seen = seen_whole(&cut, &deck.0);
             assert!(seen.len() >= 30, "{theme}: {} cards seen whole", seen.len());
             for card in seen {
                 let glyph = prototypes.look(&frames[card.frame], card.x, card.y, card.card_w);
@@ -113,6 +114,40 @@ fn the_suit_glyph_is_looked_for_where_calibration_found_it() {
                 }
             }
         }
+    }
+}
+
+/// KDE's nicu-white in MSC's look: its faces have no border, and a covered card shows its rank
+/// with no suit under it, so only the cards seen whole (the bottom row, the stock, the waste)
+/// show their suits, by the glyph under the rank. Calibration learned those glyphs on a table
+/// located again by the usual search, 26 px right of its cards at 1440×900, read every club on
+/// the waste back as a spade, and refused the art. Learned where its corners were cut, from a
+/// box that tells the cards their suits at the read-back's sizes too, and trusted only where the
+/// glyph fits its suit, the set is kept: four deals in the smallest and the largest window, no
+/// card read as another, no frame refused, and the cards not read (nearly all covered ones,
+/// whose suit the card over them hides) at most three in ten.
+#[test]
+fn a_suit_hidden_on_covered_cards_is_read_from_the_cards_seen_whole() {
+    let theme = "/usr/share/carddecks/svg-nicu-white/white.svgz";
+    let mut r = Renderer::with_look(Theme::load(theme).unwrap(), Look::Msc);
+    let templates = calibrate_rendered(&mut r, &Deck::shuffled(CALIBRATION_SEED))
+        .unwrap_or_else(|e| panic!("nicu-white refused: {e}"));
+    let mut matcher = Matcher::new(&templates);
+    for size in [(800, 600, 1.0), (3840, 2160, 1.0)] {
+        let tally = measure(&mut r, &mut matcher, size, 20..24);
+        assert!(tally.places() >= 300, "{size:?}: {} places", tally.places());
+        assert!(
+            tally.right * 10 >= tally.places() * 7,
+            "{size:?}: {} of {} right",
+            tally.right,
+            tally.places()
+        );
+        assert_eq!(
+            (tally.wrong, tally.refused),
+            (0, 0),
+            "{size:?}:\n{}",
+            tally.mistakes.join("\n")
+        );
     }
 }
 
@@ -416,7 +451,10 @@ fn a_covered_card_shows_the_middle_of_its_face_between_the_cards_over_it() {
 /// look at 800x600), the views took in that card's top edge: ornamental's covered Qc on blue
 /// felt, whose gap differs from the Qs's by the colour of the hair, fitted the Qs's better there
 /// once the card below was not highlighted (deal 2, the stock drawn out), and was read as it.
-/// Every position of deal 2 at 800x600 is read with no card read as another.
+/// Every position of deal 2 at 800x600 is read with no card read as another. (74 of its 90
+/// places right, 78 before a suit's glyph had to fit its prototype to settle a card: a 4d and a
+/// Ks seen whole fit theirs 0.68 and 0.62 there, and are left unsure, see
+/// `recognize::by_suit_glyph`.)
 #[test]
 fn the_gap_is_looked_at_clear_of_the_card_below_it() {
     let mut r = Renderer::with_look(Theme::load("ornamental+blue-felt").unwrap(), Look::Msc);
@@ -431,7 +469,7 @@ fn the_gap_is_looked_at_clear_of_the_card_below_it() {
         "{}",
         tally.mistakes.join("\n")
     );
-    assert!(tally.right >= 75, "only {} right", tally.right);
+    assert!(tally.right >= 74, "only {} right", tally.right);
 }
 
 #[test]

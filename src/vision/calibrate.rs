@@ -623,7 +623,8 @@ impl Search {
 /// all, or they were refused for what they read or what the corners show. (A search that found
 /// the table off where it lies can cut corners that pass their labels and read back nothing:
 /// kde-nicu-white's borderless cards in the msc look, found 20 px right of where they lie by the
-/// usual search. The search that found them where they lie says what their corners lack.)
+/// usual search. Where a search that found them where they lie is refused too, its reason says
+/// more of the art.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Refused {
     Cutting,

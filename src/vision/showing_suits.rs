@@ -158,7 +158,7 @@ pub fn templates_showing_suits_in(
         Some(gap) => Some((gap, part_templates(frames, cut, cards, profile, gap)?)),
         None => None,
     };
-    let glyphs = suit_glyphs(frames, cards, profile, cut.stock_seen)?;
+    let glyphs = suit_glyphs(frames, cut, cards);
     let mut refused = None;
     for (mut templates, cut_off) in choices {
         // The middle of the card a covered card shows between the two cards over it.
