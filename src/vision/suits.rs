@@ -558,29 +558,42 @@ mod tests {
             .collect()
     }
 
+    /// The four suits' prototypes drawn as their shapes (see `in_shape`), dark on light, with
+    /// their top-left at (4, 6).
+    fn shape_prototypes() -> SuitPrototypes {
+        let images: Vec<RgbImage> = (0..4)
+            .map(|s| {
+                RgbImage::from_fn(SUIT_W, SUIT_H, |x, y| {
+                    image::Rgb([grey(in_shape(s, x as usize, y as usize, (4, 6))) as u8; 3])
+                })
+            })
+            .collect();
+        SuitPrototypes::new(&images, SUIT_BOX).unwrap()
+    }
+
+    /// A shape's grey level: dark inside, light outside.
+    fn grey(inside: bool) -> f32 {
+        if inside {
+            20.0
+        } else {
+            230.0
+        }
+    }
+
+    /// A cut (see `cut`), dark where `inside` holds of a pixel (across, down), light elsewhere.
+    fn grey_cut(inside: impl Fn(usize, usize) -> bool) -> Vec<f32> {
+        let (w, h) = (SUIT_W as usize + 2 * REACH, SUIT_H as usize + 2 * REACH);
+        (0..w * h)
+            .flat_map(|i| [grey(inside(i % w, i / w)); 3])
+            .collect()
+    }
+
     #[test]
     fn a_glyph_is_told_from_another_suit_s_where_they_differ() {
         // Four suits of four shapes. A card showing the third suit's shape, two pixels off where
         // the prototypes have it, is clearly the third suit against each other.
-        let grey = |inside: bool| {
-            let v = if inside { 20 } else { 230 };
-            image::Rgb([v, v, v])
-        };
-        let images: Vec<RgbImage> = (0..4)
-            .map(|s| {
-                RgbImage::from_fn(SUIT_W, SUIT_H, |x, y| {
-                    grey(in_shape(s, x as usize, y as usize, (4, 6)))
-                })
-            })
-            .collect();
-        let prototypes = SuitPrototypes::new(&images, SUIT_BOX).unwrap();
-        let (w, h) = (SUIT_W as usize + 2 * REACH, SUIT_H as usize + 2 * REACH);
-        let cut: Vec<f32> = (0..w * h)
-            .flat_map(|i| {
-                let v = grey(in_shape(2, i % w, i / w, (4 + REACH + 2, 6 + REACH - 1))).0[0] as f32;
-                [v, v, v]
-            })
-            .collect();
+        let prototypes = shape_prototypes();
+        let cut = grey_cut(|x, y| in_shape(2, x, y, (4 + REACH + 2, 6 + REACH - 1)));
         let look = GlyphLook { views: views(&cut) };
         assert!(
             prototypes.fit(&look, 2) > 0.95,
@@ -605,26 +618,9 @@ mod tests {
     /// template (`MIN_SCORE`), and `by_suit_glyph` leaves such a card unsure.
     #[test]
     fn a_glyph_looked_at_off_its_place_fits_no_prototype() {
-        let grey = |inside: bool| {
-            let v = if inside { 20 } else { 230 };
-            image::Rgb([v, v, v])
-        };
-        let images: Vec<RgbImage> = (0..4)
-            .map(|s| {
-                RgbImage::from_fn(SUIT_W, SUIT_H, |x, y| {
-                    grey(in_shape(s, x as usize, y as usize, (4, 6)))
-                })
-            })
-            .collect();
-        let prototypes = SuitPrototypes::new(&images, SUIT_BOX).unwrap();
+        let prototypes = shape_prototypes();
         // A thin bar down the window's left side, the edge of a glyph lying further left.
-        let (w, h) = (SUIT_W as usize + 2 * REACH, SUIT_H as usize + 2 * REACH);
-        let cut: Vec<f32> = (0..w * h)
-            .flat_map(|i| {
-                let v = grey(i % w < 2).0[0] as f32;
-                [v, v, v]
-            })
-            .collect();
+        let cut = grey_cut(|x, _| x < 2);
         let look = GlyphLook { views: views(&cut) };
         let best = (0..4)
             .map(|s| prototypes.fit(&look, s))
