@@ -121,11 +121,11 @@ fn the_suit_glyph_is_looked_for_where_calibration_found_it() {
 /// with no suit under it, so only the cards seen whole (the bottom row, the stock, the waste)
 /// show their suits, by the glyph under the rank. Calibration learned those glyphs on a table
 /// located again by the usual search, 26 px right of its cards at 1440×900, read every club on
-/// the waste back as a spade, and refused the art. Learned where its corners were cut, from a
-/// box that tells the cards their suits at the read-back's sizes too, and trusted only where the
-/// glyph fits its suit, the set is kept: four deals in the smallest and the largest window, no
-/// card read as another, no frame refused, and the cards not read (nearly all covered ones,
-/// whose suit the card over them hides) at most three in ten.
+/// the waste back as a spade, and refused the art. Learned where its corners were cut, in the
+/// usual box (a whole glyph; the learned one, a tenth of a card, read 15 places of 2,880 as the
+/// other suit of their colour), the set is kept: four deals in the smallest and the largest
+/// window, no card read as another, no frame refused, and the cards not read (nearly all
+/// covered ones, whose suit the card over them hides) at most three in ten.
 #[test]
 fn a_suit_hidden_on_covered_cards_is_read_from_the_cards_seen_whole() {
     let theme = "/usr/share/carddecks/svg-nicu-white/white.svgz";
@@ -451,10 +451,7 @@ fn a_covered_card_shows_the_middle_of_its_face_between_the_cards_over_it() {
 /// look at 800x600), the views took in that card's top edge: ornamental's covered Qc on blue
 /// felt, whose gap differs from the Qs's by the colour of the hair, fitted the Qs's better there
 /// once the card below was not highlighted (deal 2, the stock drawn out), and was read as it.
-/// Every position of deal 2 at 800x600 is read with no card read as another. (74 of its 90
-/// places right, 78 before a suit's glyph had to fit its prototype to settle a card: a 4d and a
-/// Ks seen whole fit theirs 0.68 and 0.62 there, and are left unsure, see
-/// `recognize::by_suit_glyph`.)
+/// Every position of deal 2 at 800x600 is read with no card read as another.
 #[test]
 fn the_gap_is_looked_at_clear_of_the_card_below_it() {
     let mut r = Renderer::with_look(Theme::load("ornamental+blue-felt").unwrap(), Look::Msc);
@@ -469,7 +466,7 @@ fn the_gap_is_looked_at_clear_of_the_card_below_it() {
         "{}",
         tally.mistakes.join("\n")
     );
-    assert!(tally.right >= 74, "only {} right", tally.right);
+    assert!(tally.right >= 75, "only {} right", tally.right);
 }
 
 #[test]

@@ -252,14 +252,7 @@ pub(crate) fn by_suit_glyph(
     } else {
         matcher.duel(look, leader, card)
     };
-    // And the glyph must look like its suit's, as a corner must look like its card's
-    // (`MIN_SCORE`): looked at off the glyph (kde-nicu-white's stock card at 3840x2160, on a
-    // table found 27 pixels left of its cards), no prototype fits (0.6 at best) and the duels
-    // weigh only which fits less badly, a 5c's glyph the 5s's by 0.9.
-    if margin < SUIT_MARGIN
-        || corner_against >= MIN_MARGIN / 2.0
-        || suits.fit(&glyph, suit) < MIN_SCORE
-    {
+    if margin < SUIT_MARGIN || corner_against >= MIN_MARGIN / 2.0 {
         return None;
     }
     free[card].then_some((card, confidence(score, margin)))
