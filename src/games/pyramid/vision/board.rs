@@ -663,7 +663,21 @@ pub fn read_board_reusing(
     // Nor does a card lie there, with no card's top edge, where the cards it would lie on show
     // their bottom edges across the part of them it would cover: what looked like a card's
     // corner is their pips (bellot's 7c halfway through deal 41 at 1024x768, its clubs under the
-    // empty place below it and the 6d beside it).
+    // empty place below it and the 6d beside it). Borderless art's top edge is the share of the
+    // columns where one shows, and over the faces of the cards behind it can pass for one: there
+    // a corner like no card's is enough (kde-nicu-white's empty place under its 8h and 8d in the
+    // msc look, 0.75 of an edge, left four places unread and stopped play).
+    // A place unsure only between the suits of one rank holds a card as surely as one read: its
+    // corner shows the rank (kde-nicu-white's covered cards in the msc look, whose suit the card
+    // over them hides, under the empty places of a nearly cleared table).
+    let rank_read = |q: usize| {
+        unsure.iter().any(|(j, cards)| {
+            *j == q
+                && cards
+                    .first()
+                    .is_some_and(|c| cards.iter().all(|d| d.rank == c.rank))
+        })
+    };
     for p in Position::all() {
         let i = p.index();
         if reuse[i].is_some() || !matches!(seen[i], Seen::Unknown(_)) {
@@ -672,9 +686,9 @@ pub fn read_board_reusing(
         let gone_under = (!card_like[i] || edge_strength[i] < TOP_EDGE)
             && p.covers()
                 .any(|q| seen[q.index()] == Seen::Empty && !card_like[q.index()]);
-        let shown_under = edge_strength[i] < TOP_EDGE
+        let shown_under = (edge_strength[i] < TOP_EDGE || (matcher.borderless && !card_like[i]))
             && p.covers().all(|q| {
-                matches!(seen[q.index()], Seen::Card(..))
+                (matches!(seen[q.index()], Seen::Card(..)) || rank_read(q.index()))
                     && bottom_edge_shown(frame, located.slots[q.index()], located.slots[i], w)
             });
         if gone_under || shown_under {
