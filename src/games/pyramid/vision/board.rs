@@ -93,12 +93,7 @@ impl Board {
     /// index where the table puts one, and are not counted.
     pub fn unread(&self) -> usize {
         self.unknown_places()
-            .filter(|&(i, _)| {
-                let cards = self.candidates(i);
-                cards
-                    .first()
-                    .is_none_or(|c| cards.iter().any(|d| d.rank != c.rank))
-            })
+            .filter(|&(i, _)| !of_one_rank(self.candidates(i)))
             .count()
     }
 
@@ -142,6 +137,14 @@ impl Board {
                 .is_none_or(|c| other.at(i).card() == Some(c))
         })
     }
+}
+
+/// Whether a place's candidates are the suits of one rank only: its corner shows the rank (a
+/// covered corner whose suit the card over it hides), so a card lies there.
+fn of_one_rank(cards: &[Card]) -> bool {
+    cards
+        .first()
+        .is_some_and(|c| cards.iter().all(|d| d.rank == c.rank))
 }
 
 /// A place's name (numbered as in `PLACES`): `pyramid:12`, `stock`, `waste`.
@@ -671,12 +674,9 @@ pub fn read_board_reusing(
     // corner shows the rank (kde-nicu-white's covered cards in the msc look, whose suit the card
     // over them hides, under the empty places of a nearly cleared table).
     let rank_read = |q: usize| {
-        unsure.iter().any(|(j, cards)| {
-            *j == q
-                && cards
-                    .first()
-                    .is_some_and(|c| cards.iter().all(|d| d.rank == c.rank))
-        })
+        unsure
+            .iter()
+            .any(|(j, cards)| *j == q && of_one_rank(cards))
     };
     for p in Position::all() {
         let i = p.index();
