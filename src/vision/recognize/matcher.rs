@@ -662,14 +662,26 @@ impl Matcher {
     /// templates cannot tell them apart.
     pub(crate) fn duel_pair(&self, a: usize, b: usize) -> Option<DuelPair> {
         let (ta, tb) = (&self.templates[a].values, &self.templates[b].values);
-        // Where they differ: for two cards of one rank, where the suits' means differ; of one
+        // (Not where the outline of a card over a covered card can reach: see `outline_rows`.)
+        let end = self.outline_rows(a, b) * TEMPLATE_W as usize * 3;
+        // Where they differ: for two cards of one rank, where the suits' means differ (see
+        // `suits_differ`), or, on templates blurred for smaller cards, where the two templates
+        // differ as the suits do when they are alike there (see `suits_differ_under`); of one
         // suit, where the ranks differ in every suit alike (see `ranks_differ`).
+        // Blurring fades a small glyph under the rank faster than a big pip, so the place the
+        // suits differ most can leave the glyph out. Templates used as calibrated were read
+        // back on the calibration deal with these very duels at 1.3 times the size (see
+        // `read_back`), which refused the sets that weighed their glyph-less ranks there:
+        // gnomangelo and gnomangelo_bitmap calibrated at 800x600, whose aces and threes are
+        // barely told apart there either way (weighed by their own templates, gnomangelo_bitmap
+        // then calibrated and read 21 places wrong on deals 20 and 21).
         let apart = |ma: &[f32], mb: &[f32]| -> Vec<f32> {
             ma.iter().zip(mb).map(|(x, y)| (x - y).abs()).collect()
         };
+        let one_rank = !self.pairwise && a % 13 == b % 13;
         let diffs = if self.pairwise {
             apart(ta, tb)
-        } else if a % 13 == b % 13 {
+        } else if one_rank {
             if self.suits_shown_apart(a / 13, b / 13) < MIN_APART {
                 return None;
             }
@@ -679,11 +691,19 @@ impl Matcher {
         } else {
             apart(ta, tb)
         };
-        // (Not where the outline of a card over a covered card can reach: see `outline_rows`.)
-        let end = self.outline_rows(a, b) * TEMPLATE_W as usize * 3;
-        let cut = diffs[..end].iter().cloned().fold(0.0, f32::max) * 0.35;
-        let mask: Vec<usize> = (0..end).filter(|&i| diffs[i] >= cut).collect();
-        let dab: f32 = mask.iter().map(|&i| (ta[i] - tb[i]).powi(2)).sum();
+        let mask_of = |diffs: &[f32]| -> Vec<usize> {
+            let cut = diffs[..end].iter().cloned().fold(0.0, f32::max) * 0.35;
+            (0..end).filter(|&i| diffs[i] >= cut).collect()
+        };
+        let own = |mask: &[usize]| -> f32 { mask.iter().map(|&i| (ta[i] - tb[i]).powi(2)).sum() };
+        let mut mask = mask_of(&diffs);
+        if one_rank && self.prepared_smaller() {
+            let suits: f32 = mask.iter().map(|&i| diffs[i].powi(2)).sum();
+            if own(&mask) < (ALIKE_WHERE_SUITS_DIFFER * ALIKE_WHERE_SUITS_DIFFER) * suits {
+                mask = mask_of(&self.suits_differ_under(a, b, end)?);
+            }
+        }
+        let dab = own(&mask);
         if dab <= 0.0 {
             return None;
         }
@@ -721,6 +741,40 @@ impl Matcher {
     /// on the felt more often than its spades, and in MSC's look a covered ace whose corner lay
     /// on another card read as the Ac, one on the felt as the As.)
     pub(crate) fn suits_differ(&self, sa: usize, sb: usize) -> Vec<f32> {
+        self.suits_differ_signed(sa, sb)
+            .into_iter()
+            .map(f32::abs)
+            .collect()
+    }
+
+    /// Where cards `a` and `b`, of one rank, differ as their suits do: per template value, the
+    /// suits' difference (`suits_differ`) where the two templates differ the same way, and at
+    /// most as much as they do; else 0. None when, over the first `end` values, that is nowhere
+    /// `SUITS_SHOWN_UNDER_RANK` of the suits' greatest difference: these two cards' templates
+    /// are alike where the suits differ, and what tells them apart is how each glyph fell on the
+    /// pixels. The suits differ most where only some ranks show them: gnomangelo's big pips at
+    /// the corner's bottom right on its fours to tens. Its aces, twos and threes show blank paper
+    /// there; calibrated at 2560x1440 and read at 800x600, its covered 3c and 3s templates were
+    /// alike there to a millionth of the others' difference, and their duels went whichever way
+    /// that went, by the full margin. Their own glyphs under the rank differ by a fifth to a
+    /// half of the suits' greatest difference (every installed theme, at 800x600 and 2560x1440).
+    pub(crate) fn suits_differ_under(&self, a: usize, b: usize, end: usize) -> Option<Vec<f32>> {
+        let (ta, tb) = (&self.templates[a].values, &self.templates[b].values);
+        let suits = self.suits_differ_signed(a / 13, b / 13);
+        let under: Vec<f32> = suits
+            .iter()
+            .zip(ta.iter().zip(tb))
+            .map(|(&m, (&x, &y))| match (x - y) * m > 0.0 {
+                true => m.abs().min((x - y).abs()),
+                false => 0.0,
+            })
+            .collect();
+        let most = |v: &[f32]| v[..end].iter().fold(0.0f32, |top, x| top.max(x.abs()));
+        (most(&under) >= SUITS_SHOWN_UNDER_RANK * most(&suits)).then_some(under)
+    }
+
+    /// `suits_differ`, signed: positive where suit `sa`'s templates are the brighter.
+    fn suits_differ_signed(&self, sa: usize, sb: usize) -> Vec<f32> {
         let ranks = self.with_index(13, |r| [sa * 13 + r, sb * 13 + r]);
         let n = self.templates[0].values.len();
         (0..n)
@@ -733,7 +787,7 @@ impl Matcher {
                     size += d.abs();
                 }
                 if size > 0.0 {
-                    sum.abs() / ranks.len() as f32 * (sum.abs() / size)
+                    sum / ranks.len() as f32 * (sum.abs() / size)
                 } else {
                     0.0
                 }
@@ -880,12 +934,17 @@ impl Matcher {
             && self.suits_apart[a / 13][b / 13] < SUITS_CLEARLY_APART
     }
 
+    /// Whether the templates are prepared for cards smaller than at calibration (blurred: see
+    /// `prepare`).
+    pub(crate) fn prepared_smaller(&self) -> bool {
+        self.prepared_width < 0.97 * self.calibrated_width
+    }
+
     /// How much a duel between cards `a` and `b` counts for the suits it is between: under 1 for
     /// two suits of one rank the templates show barely apart, on cards smaller than at calibration
     /// (see `SUITS_CLEARLY_APART`); else 1.
     pub(crate) fn suits_weight(&self, a: usize, b: usize) -> f32 {
-        let smaller = self.prepared_width < 0.97 * self.calibrated_width;
-        if smaller && self.suits_barely_apart(a, b) {
+        if self.prepared_smaller() && self.suits_barely_apart(a, b) {
             self.suits_apart[a / 13][b / 13] / SUITS_CLEARLY_APART
         } else {
             1.0
@@ -959,6 +1018,21 @@ const COURTS: usize = 10;
 /// nearest pixel, sampled between pixels and softened. (Anglo's covered corners cut from cards 77
 /// pixels wide, whose box ends 1.3 pixels above the next row, show it in their last two rows.)
 pub(crate) const OUTLINE_REACH: f32 = 2.0;
+
+/// How far two cards of one rank may differ where the suits differ most, as a share of how far
+/// the suits' means differ there (root of the squares' sums), and still be alike there (see
+/// `duel_pair`). Calibrated at 1440x900, every installed theme's pairs differ there by 0.03
+/// (anglo_bitmap's aces at 800x600) or more; calibrated at 2560x1440 and read at 800x600 and
+/// 1024x768, those printing blank paper where the others print a pip by 0.0004 to 0.005
+/// (gnomangelo's, gnomangelo_bitmap's and anglo_bitmap's aces, twos and threes) and every
+/// other by 0.14 or more.
+pub(crate) const ALIKE_WHERE_SUITS_DIFFER: f32 = 0.01;
+
+/// How much two cards of one rank must differ where their suits do, as a share of the suits'
+/// greatest difference, for a duel to weigh them there (see `suits_differ_under`). Their glyphs
+/// under the rank differ by 0.23 (gnomangelo_bitmap's twos at 800x600) to 1 of it; less is the
+/// pixels' grain.
+pub(crate) const SUITS_SHOWN_UNDER_RANK: f32 = 0.1;
 
 /// How far around the pixels where two templates differ, in template pixels, the duel lines them
 /// up.

@@ -297,3 +297,70 @@ fn duels_leave_out_the_rows_a_covering_cards_outline_reaches() {
     assert_eq!(large.outline_rows(0, 1), th);
     assert!(weighs_the_line(&large));
 }
+
+/// Two cards of one rank are weighed where their suits differ most, unless, on templates blurred
+/// for smaller cards, they are alike there: then where their own templates differ as the suits
+/// do. Clubs and spades differ most in a big
+/// pip at the corner's bottom right, on the ranks that print one there (fours up), and less in
+/// the small glyph under every rank; the aces' duel weighs their glyphs, not the pip's place,
+/// blank on both, and the fives' the pip. Two cards alike wherever the suits differ (the twos,
+/// whose glyphs are one) have no duel.
+#[test]
+fn cards_of_one_rank_are_weighed_where_their_own_suits_differ() {
+    let (tw, th) = (TEMPLATE_W as usize, TEMPLATE_H as usize);
+    let at = |x: usize, y: usize| (y * tw + x) * 3 + 1;
+    let (clubs, spades) = (0, 3);
+    let raw: Vec<Vec<f32>> = (0..52)
+        .map(|k| {
+            let (suit, rank) = (k / 13, k % 13);
+            let mut v = vec![220.0f32; tw * th * 3];
+            let mut paint = |x0: usize, y0: usize, w: usize, h: usize, value: f32| {
+                for y in y0..y0 + h {
+                    for x in x0..x0 + w {
+                        for c in 0..3 {
+                            v[(y * tw + x) * 3 + c] = value;
+                        }
+                    }
+                }
+            };
+            // The rank, a block of its own place; the glyph under it, faint, at its suit's own
+            // place (the twos' at one place); the big pip of fours up, at its suit's own place.
+            paint(2 + 2 * rank, 6, 3, 12, 30.0);
+            let glyph_at = if rank == 1 { 6 } else { [4, 12, 16, 8][suit] };
+            paint(glyph_at, 28, 4, 6, 170.0);
+            if rank >= 3 {
+                paint([26, 29, 29, 31][suit], 34, 5, 11, 0.0);
+            }
+            v
+        })
+        .collect();
+    let mut m = Matcher::from_raw(raw, [0.02, 0.02, 0.2, 0.27], 1.4, 100.0);
+    let (glyph, pip) = (at(5, 31), at(28, 40));
+    // As calibrated (as calibration reads the deal back), the aces are weighed where the suits
+    // differ most, where they are one: no duel.
+    assert!(m.duel_pair(0, 39).is_none());
+    // Blurred for cards two thirds as wide.
+    m.prepare(67.0);
+    let suits = m.suits_differ(clubs, spades);
+    assert!(
+        suits[pip] > 3.0 * suits[glyph],
+        "the pip's place differs most: {} against {}",
+        suits[pip],
+        suits[glyph]
+    );
+    let pair = m
+        .duel_pair(clubs * 13, spades * 13)
+        .expect("the aces' glyphs differ");
+    let weighed = |i: usize| pair.region.iter().any(|r| r.contains(&i));
+    assert!(weighed(glyph), "the glyph");
+    assert!(!weighed(pip), "the pip's place, blank on aces");
+    let five = m
+        .duel_pair(clubs * 13 + 4, spades * 13 + 4)
+        .expect("the fives differ");
+    assert!(five.region.iter().any(|r| r.contains(&pip)));
+    assert!(!five.region.iter().any(|r| r.contains(&glyph)));
+    assert!(
+        m.duel_pair(clubs * 13 + 1, spades * 13 + 1).is_none(),
+        "the twos are alike"
+    );
+}
