@@ -12,11 +12,13 @@
 //! and corner lie is `card_edges`'.
 
 mod apart;
+mod duel;
 mod look;
 mod matcher;
 mod prepare;
 
 pub(crate) use apart::*;
+pub(crate) use duel::*;
 
 pub use look::Look;
 pub(crate) use look::*;
