@@ -217,17 +217,34 @@ fn a_set_calibrated_on_the_largest_cards_reads_the_smallest() {
 }
 
 /// Calibrated at 2560×1440, anglo_bitmap's covered Ac and 3c read as spades (and its 3s as the
-/// 3c) at 1024×768, cards 0.42 as wide, where the read-back's two thirds read every card right:
-/// the set is read back at the smallest window's cards too, and refused, naming them.
+/// 3c) at 1024×768, cards 0.42 as wide, where the read-back's two thirds read every card right.
+/// Read back at the smallest window's cards too (`read_back_scales`), the set was refused for it.
+/// The cause was the duels of its black aces, twos and threes: blurred for those cards, they
+/// weighed only where its fours and up print a big pip, blank paper on both cards (see
+/// `Matcher::duel_pair`). Weighed where their own glyphs differ, the set is kept, and reads deal
+/// 20 in both windows with none wrong.
 #[test]
-fn a_set_that_misreads_the_smallest_window_s_cards_is_refused() {
+fn a_set_calibrated_large_tells_the_smallest_window_s_black_aces_apart() {
     let mut r = Renderer::with_look(Theme::load("anglo_bitmap").unwrap(), Look::Msc);
     let deck = Deck::shuffled(CALIBRATION_SEED);
-    let why = calibrate_rendered_at(&mut r, &deck, (2560, 1440), 1.0).unwrap_err();
-    assert!(
-        why.contains("(cards 42% as wide)") && why.contains("nothing was saved"),
-        "{why}"
-    );
+    let templates = calibrate_rendered_at(&mut r, &deck, (2560, 1440), 1.0)
+        .unwrap_or_else(|e| panic!("refused: {e}"));
+    let mut matcher = Matcher::new(&templates);
+    for size in [(800, 600, 1.0), (1024, 768, 1.0)] {
+        let tally = measure(&mut r, &mut matcher, size, 20..21);
+        assert!(
+            tally.right * 10 >= tally.places() * 9,
+            "{size:?}: {} of {} right",
+            tally.right,
+            tally.places()
+        );
+        assert_eq!(
+            (tally.wrong, tally.refused),
+            (0, 0),
+            "{size:?}: {:?}",
+            tally.mistakes
+        );
+    }
 }
 
 /// A covered card shows the middle of its face between the two cards over it, and the edges of
