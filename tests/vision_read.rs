@@ -213,7 +213,7 @@ fn none_wrong_calibrated_small(look: Look, theme: &str, size: (u32, u32, f32), d
 /// the window shows.
 #[test]
 fn a_set_calibrated_on_the_largest_cards_reads_the_smallest() {
-    common::reads_deal_20_at_800x600("gnomangelo", (3840, 2160));
+    common::reads_deal_20_in("gnomangelo", (3840, 2160), &[(800, 600)]);
 }
 
 /// Calibrated at 2560×1440, anglo_bitmap's covered Ac and 3c read as spades (and its 3s as the
@@ -225,26 +225,7 @@ fn a_set_calibrated_on_the_largest_cards_reads_the_smallest() {
 /// 20 in both windows with none wrong.
 #[test]
 fn a_set_calibrated_large_tells_the_smallest_window_s_black_aces_apart() {
-    let mut r = Renderer::with_look(Theme::load("anglo_bitmap").unwrap(), Look::Msc);
-    let deck = Deck::shuffled(CALIBRATION_SEED);
-    let templates = calibrate_rendered_at(&mut r, &deck, (2560, 1440), 1.0)
-        .unwrap_or_else(|e| panic!("refused: {e}"));
-    let mut matcher = Matcher::new(&templates);
-    for size in [(800, 600, 1.0), (1024, 768, 1.0)] {
-        let tally = measure(&mut r, &mut matcher, size, 20..21);
-        assert!(
-            tally.right * 10 >= tally.places() * 9,
-            "{size:?}: {} of {} right",
-            tally.right,
-            tally.places()
-        );
-        assert_eq!(
-            (tally.wrong, tally.refused),
-            (0, 0),
-            "{size:?}: {:?}",
-            tally.mistakes
-        );
-    }
+    common::reads_deal_20_in("anglo_bitmap", (2560, 1440), &[(800, 600), (1024, 768)]);
 }
 
 /// A covered card shows the middle of its face between the two cards over it, and the edges of

@@ -222,7 +222,7 @@ fn read_as_borderless(theme: &str) {
 /// and does. (Art that misreads at a third larger, gnomangelo's, is refused as before.)
 #[test]
 fn a_set_calibrated_in_the_smallest_window_is_read_back_no_smaller() {
-    common::reads_deal_20_at_800x600("anglo_modern", (800, 600));
+    common::reads_deal_20_in("anglo_modern", (800, 600), &[(800, 600)]);
     let deck = Deck::shuffled(CALIBRATION_SEED);
     let mut r = Renderer::with_look(Theme::load("gnomangelo").unwrap(), Look::Msc);
     let refused = calibrate_rendered_at(&mut r, &deck, (800, 600), 1.0).err();
@@ -265,5 +265,5 @@ fn the_built_in_cards_read_back_right() {
 /// are cut lined up as the other corners of their pile (a covered Jh was read as the Js).
 #[test]
 fn framed_cards_with_a_stacked_stock_calibrate_in_the_smallest_window() {
-    common::reads_deal_20_at_800x600("swiss-xvii", (800, 600));
+    common::reads_deal_20_in("swiss-xvii", (800, 600), &[(800, 600)]);
 }

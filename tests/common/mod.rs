@@ -260,20 +260,22 @@ pub fn assert_none_wrong_or_refused(tally: &Tally, places: usize) {
 }
 
 /// `theme` in the msc look, calibrated in a `calibrated_at` window, is kept and reads deal 20 in
-/// the smallest window (800×600): nine places in ten right, none read as another card, no frame
+/// each of `windows` (scale 1): nine places in ten right, none read as another card, no frame
 /// refused.
-pub fn reads_deal_20_at_800x600(theme: &str, calibrated_at: (u32, u32)) {
+pub fn reads_deal_20_in(theme: &str, calibrated_at: (u32, u32), windows: &[(u32, u32)]) {
     let mut r = Renderer::with_look(Theme::load(theme).unwrap(), Look::Msc);
     let deck = Deck::shuffled(CALIBRATION_SEED);
     let templates = calibrate_rendered_at(&mut r, &deck, calibrated_at, 1.0)
         .unwrap_or_else(|e| panic!("{theme} refused: {e}"));
     let mut matcher = Matcher::new(&templates);
-    let tally = measure(&mut r, &mut matcher, (800, 600, 1.0), 20..21);
-    assert!(
-        tally.right * 10 >= tally.places() * 9,
-        "{theme}: {} of {} right",
-        tally.right,
-        tally.places()
-    );
-    assert_none_wrong_or_refused(&tally, 90);
+    for &(w, h) in windows {
+        let tally = measure(&mut r, &mut matcher, (w, h, 1.0), 20..21);
+        assert!(
+            tally.right * 10 >= tally.places() * 9,
+            "{theme} at {w}x{h}: {} of {} right",
+            tally.right,
+            tally.places()
+        );
+        assert_none_wrong_or_refused(&tally, 90);
+    }
 }
