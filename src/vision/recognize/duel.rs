@@ -29,13 +29,16 @@ impl Matcher {
             ma.iter().zip(mb).map(|(x, y)| (x - y).abs()).collect()
         };
         let one_rank = !self.pairwise && a % 13 == b % 13;
+        // The suits' difference, signed (for two cards of one rank).
+        let mut suits = Vec::new();
         let diffs = if self.pairwise {
             apart(ta, tb)
         } else if one_rank {
             if self.suits_shown_apart(a / 13, b / 13) < MIN_APART {
                 return None;
             }
-            self.suits_differ(a / 13, b / 13)
+            suits = self.suits_differ_signed(a / 13, b / 13);
+            suits.iter().map(|d| d.abs()).collect()
         } else if a / 13 == b / 13 {
             self.ranks_differ(a % 13, b % 13)
         } else {
@@ -48,9 +51,9 @@ impl Matcher {
         let own = |mask: &[usize]| -> f32 { mask.iter().map(|&i| (ta[i] - tb[i]).powi(2)).sum() };
         let mut mask = mask_of(&diffs);
         if one_rank && self.prepared_smaller() {
-            let suits: f32 = mask.iter().map(|&i| diffs[i].powi(2)).sum();
-            if own(&mask) < (ALIKE_WHERE_SUITS_DIFFER * ALIKE_WHERE_SUITS_DIFFER) * suits {
-                mask = mask_of(&self.suits_differ_under(a, b, end)?);
+            let apart: f32 = mask.iter().map(|&i| diffs[i].powi(2)).sum();
+            if own(&mask) < (ALIKE_WHERE_SUITS_DIFFER * ALIKE_WHERE_SUITS_DIFFER) * apart {
+                mask = mask_of(&self.suits_differ_under(a, b, &suits, end)?);
             }
         }
         let dab = own(&mask);
@@ -98,19 +101,24 @@ impl Matcher {
     }
 
     /// Where cards `a` and `b`, of one rank, differ as their suits do: per template value, the
-    /// suits' difference (`suits_differ`) where the two templates differ the same way, and at
-    /// most as much as they do; else 0. None when, over the first `end` values, that is nowhere
-    /// `SUITS_SHOWN_UNDER_RANK` of the suits' greatest difference: these two cards' templates
-    /// are alike where the suits differ, and what tells them apart is how each glyph fell on the
-    /// pixels. The suits differ most where only some ranks show them: gnomangelo's big pips at
-    /// the corner's bottom right on its fours to tens. Its aces, twos and threes show blank paper
-    /// there; calibrated at 2560x1440 and read at 800x600, its covered 3c and 3s templates were
-    /// alike there to a millionth of the others' difference, and their duels went whichever way
-    /// that went, by the full margin. Their own glyphs under the rank differ by a fifth to a
+    /// suits' difference (`suits`, as `suits_differ` but signed) where the two templates differ the
+    /// same way, and at most as much as they do; else 0. None when, over the first `end` values,
+    /// that is nowhere `SUITS_SHOWN_UNDER_RANK` of the suits' greatest difference: these two cards'
+    /// templates are alike where the suits differ, and what tells them apart is how each glyph fell
+    /// on the pixels. The suits differ most where only some ranks show them: gnomangelo's big pips
+    /// at the corner's bottom right on its fours to tens. Its aces, twos and threes show blank
+    /// paper there; calibrated at 2560x1440 and read at 800x600, its covered 3c and 3s templates
+    /// were alike there to a millionth of the others' difference, and their duels went whichever
+    /// way that went, by the full margin. Their own glyphs under the rank differ by a fifth to a
     /// half of the suits' greatest difference (every installed theme, at 800x600 and 2560x1440).
-    pub(crate) fn suits_differ_under(&self, a: usize, b: usize, end: usize) -> Option<Vec<f32>> {
+    pub(crate) fn suits_differ_under(
+        &self,
+        a: usize,
+        b: usize,
+        suits: &[f32],
+        end: usize,
+    ) -> Option<Vec<f32>> {
         let (ta, tb) = (&self.templates[a].values, &self.templates[b].values);
-        let suits = self.suits_differ_signed(a / 13, b / 13);
         let under: Vec<f32> = suits
             .iter()
             .zip(ta.iter().zip(tb))
@@ -120,7 +128,7 @@ impl Matcher {
             })
             .collect();
         let most = |v: &[f32]| v[..end].iter().fold(0.0f32, |top, x| top.max(x.abs()));
-        (most(&under) >= SUITS_SHOWN_UNDER_RANK * most(&suits)).then_some(under)
+        (most(&under) >= SUITS_SHOWN_UNDER_RANK * most(suits)).then_some(under)
     }
 
     /// `suits_differ`, signed: positive where suit `sa`'s templates are the brighter.
