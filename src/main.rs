@@ -495,7 +495,8 @@ struct FaultArgs {
     /// Ignore this share of clicks (0.0-1.0)
     #[arg(long, value_name = "P", default_value_t = 0.0)]
     drop_click_rate: f64,
-    /// Delay each move's animation by a random A-B milliseconds
+    /// Delay each move's animation, and the drawing of the Undo board dialog (the table dims at
+    /// once), by a random A-B milliseconds
     #[arg(long, value_name = "A-B")]
     lag_ms: Option<String>,
     /// Seed of the injected faults (the same seed repeats the same faults)

@@ -599,6 +599,43 @@ fn dropped_clicks_and_lag_never_lead_to_an_illegal_move() {
     );
 }
 
+#[test]
+fn an_undo_board_dialog_drawn_late_is_waited_for() {
+    // Undo board dims the table at once and draws its dialog 400 ms later: the dimmed table
+    // looks still long before the OK is there.
+    let faults = Faults {
+        lag_ms: (400, 400),
+        ..Faults::default()
+    };
+    let (report, events) = run(1, faults, &matcher());
+    assert_eq!(report.result, Outcome::Cleared, "{report:?}");
+    assert_eq!(
+        count(&events, |e| matches!(e, Event::Illegal { .. })),
+        0,
+        "{events:?}"
+    );
+    let pressed = events
+        .iter()
+        .position(|(_, e)| matches!(e, Event::Click { target, .. } if target == "undo_board"))
+        .expect("Undo board pressed");
+    let (t_pressed, _) = events[pressed];
+    let (t_ok, _) = events[pressed..]
+        .iter()
+        .find(|(_, e)| matches!(e, Event::Click { target, .. } if target == "ok"))
+        .expect("its OK pressed");
+    assert!(
+        matches!(&events[pressed + 1].1, Event::Fault { kind, detail } if kind == "lag" && detail == "400 ms"),
+        "the dialog was drawn late: {:?}",
+        &events[pressed..pressed + 2]
+    );
+    assert!(*t_ok >= t_pressed + 400, "OK pressed once drawn");
+    assert_eq!(
+        count(&events, |e| matches!(e, Event::UndoBoard)),
+        1,
+        "{events:?}"
+    );
+}
+
 /// The practice table in-process, its repaints stalling in the middle of every move: after each
 /// click, the picture freezes at its third change for `stall_ms`, long enough to look still, with
 /// the card in flight (a busy machine's game does this).

@@ -10,6 +10,7 @@ use solitaire_agent::cards::Deck;
 use solitaire_agent::games::pyramid::table::layout::Layout;
 use solitaire_agent::games::pyramid::table::scene::{Scene, Selection};
 use solitaire_agent::games::pyramid::{Position, State, Step};
+use solitaire_agent::table::chrome::DialogShown;
 use solitaire_agent::table::interrupt::Interruption;
 use solitaire_agent::table::look::Look;
 use solitaire_agent::table::rect::Rect;
@@ -132,7 +133,9 @@ fn with_dialog(t: &mut Table, kind: Option<Interruption>) -> image::RgbaImage {
         &state,
     );
     let mut scene = Scene::still(&state, None, "STATUS".into());
-    scene.dialog = kind.is_none();
+    if kind.is_none() {
+        scene.dialog = DialogShown::Open;
+    }
     scene.interruption = kind;
     t.renderer.render(&scene, &t.l)
 }

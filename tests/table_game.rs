@@ -9,7 +9,7 @@ use solitaire_agent::games::pyramid::table::game::{clicks_for, Table};
 use solitaire_agent::games::pyramid::table::layout::{Layout, Target};
 use solitaire_agent::games::pyramid::table::scene::Selection;
 use solitaire_agent::games::pyramid::{State, Step};
-use solitaire_agent::table::chrome::Button;
+use solitaire_agent::table::chrome::{Button, DialogShown};
 use solitaire_agent::table::harness::{Event, Faults};
 use solitaire_agent::table::interrupt::{Interruption, Planned};
 
@@ -271,6 +271,39 @@ fn injected_faults_are_repeatable_and_logged() {
     assert_eq!(table.scene(&l, 1050).stock_top, before.stock_top);
     assert!(table.is_busy(1050));
     assert!(!table.is_busy(1000 + 400 + ANIM));
+}
+
+#[test]
+fn with_lag_the_undo_board_dialog_dims_the_table_first_and_shows_late() {
+    let l = layout();
+    let faults = Faults {
+        lag_ms: (500, 500),
+        ..Faults::default()
+    };
+    let mut table = Table::seeded(4, ANIM, faults);
+    let mut now = 0;
+    click(&mut table, &l, Target::Stock, &mut now);
+    let state = table.state().clone();
+    let (x, y) = l.click_point(Target::Button(Button::UndoBoard)).unwrap();
+    table.click(&l, x, y, now);
+    assert_eq!(table.scene(&l, now).dialog, DialogShown::Opening);
+    assert!(table.is_busy(now + 499));
+    // OK where it will be, before the dialog is drawn: refused.
+    let (ok_x, ok_y) = l.click_point(Target::Button(Button::Ok)).unwrap();
+    table.click(&l, ok_x, ok_y, now + 100);
+    assert_eq!(table.state(), &state);
+    assert_eq!(table.scene(&l, now + 500).dialog, DialogShown::Open);
+    assert!(!table.is_busy(now + 500));
+    table.click(&l, ok_x, ok_y, now + 600);
+    assert_eq!(table.steps(), 0);
+    let events = table.take_events();
+    assert!(
+        events
+            .iter()
+            .any(|(_, e)| matches!(e, Event::Illegal { why } if why.contains("still opening"))),
+        "{events:?}"
+    );
+    assert!(events.iter().any(|(_, e)| *e == Event::UndoBoard));
 }
 
 #[test]

@@ -8,6 +8,7 @@ use solitaire_agent::games::pyramid::table::scene::{Scene, Selection};
 use solitaire_agent::games::pyramid::vision::locate::{locate, locate_wide, Objective};
 use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::games::pyramid::{State, Step};
+use solitaire_agent::table::chrome::DialogShown;
 use solitaire_agent::table::look::Look;
 use solitaire_agent::table::rect::Rect;
 use solitaire_agent::table::render::Renderer;
@@ -133,7 +134,7 @@ fn the_dialog_is_seen_only_when_it_is_open() {
                     if let Some(ok) = dialog_ok_button(&closed) {
                         failures.push(format!("{tag}: an OK button at {ok:?} with no dialog"));
                     }
-                    scene.dialog = true;
+                    scene.dialog = DialogShown::Open;
                     let open = r.render(&scene, &layout);
                     match dialog_ok_button(&open) {
                         Some((x, y)) if layout.chrome.ok.contains(x, y) => {}

@@ -12,6 +12,7 @@ use solitaire_agent::games::pyramid::vision::accuracy::{calibrate_rendered, CALI
 use solitaire_agent::games::pyramid::vision::profile::Profile;
 use solitaire_agent::games::pyramid::vision::read_frame;
 use solitaire_agent::games::pyramid::State;
+use solitaire_agent::table::chrome::DialogShown;
 use solitaire_agent::table::harness::Faults;
 use solitaire_agent::table::rect::Rect;
 use solitaire_agent::table::render::Renderer;
@@ -172,7 +173,7 @@ fn not_boards() -> (RgbaImage, Vec<(&'static str, RgbaImage, &'static str)>) {
     let mut document = RgbaImage::new(1440, 900);
     paint_window(&mut document, (0, 0, 1440, 900));
     let dialog = Scene {
-        dialog: true,
+        dialog: DialogShown::Open,
         ..still.clone()
     };
     let mut cases = vec![

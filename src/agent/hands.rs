@@ -170,7 +170,7 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
 
     /// Presses the OK of a dialog the agent opened (Undo board's), first learning from it what
     /// the game's OK looks like.
-    pub fn press_own_ok(&mut self, point: (i32, i32)) -> Result<(), Stop> {
+    fn press_own_ok(&mut self, point: (i32, i32)) -> Result<(), Stop> {
         if let Some(watch) = self.dialogs.as_mut() {
             if !watch.knows_ok() && !watch.learn_ok(&self.frame, point) {
                 self.watch.log(
@@ -182,6 +182,25 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
         let pressed = self.click_until_change(point);
         self.own_dialog = false;
         pressed
+    }
+
+    /// Presses the game's Undo board at `button`, then the OK of the dialog it opens, found in
+    /// the picture by `find_ok`. A slow game can dim the table and look still for a while before
+    /// it draws the dialog: while no OK shows, waits for the picture to change and settle again,
+    /// for up to `late_ms`; then stops, showing the picture, without clicking.
+    pub fn undo_board(
+        &mut self,
+        button: (i32, i32),
+        find_ok: impl Fn(&RgbaImage) -> Option<(i32, i32)>,
+    ) -> Result<(), Stop> {
+        self.click_until_change(button)?;
+        self.settle_while(self.options.late_ms, |h| find_ok(&h.frame).is_none())?;
+        let Some(ok) = find_ok(&self.frame) else {
+            let why = "the Undo board dialog did not open: no OK button in the picture";
+            self.watch.unreadable(&self.frame, why);
+            return Err(Stop(why.into()));
+        };
+        self.press_own_ok(ok)
     }
 
     /// When the last still picture shows a dialog over the table: presses its OK, when it has one

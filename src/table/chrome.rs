@@ -22,6 +22,18 @@ const HIGHLIGHT: Rgba = Rgba(255, 200, 30, 255);
 /// Labels of the toolbar buttons, in order.
 pub const BUTTON_LABELS: [&str; 3] = ["UNDO", "UNDO BOARD", "NEW DEAL"];
 
+/// How far the Undo board dialog shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DialogShown {
+    /// No dialog.
+    #[default]
+    Closed,
+    /// Pressed, and the table dimmed, with the dialog itself not yet drawn (a slow game).
+    Opening,
+    /// The dialog with its OK and Cancel, over the dimmed table.
+    Open,
+}
+
 /// A button of the chrome.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Button {
@@ -423,7 +435,7 @@ pub fn highlight(pm: &mut Pixmap, r: Rect, chrome: &Chrome) {
 const UNDO_BOARD_TITLE: &str = "UNDO BOARD? THE DEAL STARTS AGAIN.";
 
 /// The whole window darkened, as behind a dialog.
-fn dim(pm: &mut Pixmap, chrome: &Chrome) {
+pub fn dim(pm: &mut Pixmap, chrome: &Chrome) {
     paint::fill_rect(
         pm,
         0.0,

@@ -88,7 +88,7 @@ pub fn draw_top_layers(
     chrome: &chrome::Chrome,
     flights: &[crate::table::harness::Flight],
     status: &str,
-    dialog: bool,
+    dialog: chrome::DialogShown,
     interruption: Option<crate::table::interrupt::Interruption>,
 ) {
     for flight in flights {
@@ -101,8 +101,10 @@ pub fn draw_top_layers(
         );
     }
     chrome::draw_status(pm, chrome, status);
-    if dialog {
-        chrome::draw_dialog(pm, chrome);
+    match dialog {
+        chrome::DialogShown::Closed => {}
+        chrome::DialogShown::Opening => chrome::dim(pm, chrome),
+        chrome::DialogShown::Open => chrome::draw_dialog(pm, chrome),
     }
     if let Some(kind) = interruption {
         chrome::draw_interruption(pm, chrome, kind);

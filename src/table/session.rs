@@ -4,7 +4,7 @@
 //! are played; the buttons (Undo, Undo board with its dialog, New deal) are handled here.
 
 use crate::cards::Deck;
-use crate::table::chrome::{Button, Chrome};
+use crate::table::chrome::{Button, Chrome, DialogShown};
 use crate::table::harness::{deal_label, next_seed, DealSource, Event, Faults, Harness, Motion};
 use crate::table::interrupt::Interruption;
 use std::fmt::Display;
@@ -16,8 +16,11 @@ pub struct Session<S, T> {
     pub state: S,
     /// Each step taken since the deal, with the position it was taken from.
     pub history: Vec<(S, T)>,
-    /// The Undo board dialog is open.
+    /// The Undo board dialog is open (or opening: see `dialog_from_ms`).
     pub dialog: bool,
+    /// When the open dialog is drawn: its button's press dims the table at once, and the dialog
+    /// itself shows after the lag fault's delay.
+    dialog_from_ms: u64,
     pub motion: Option<Motion<S, T>>,
     pub harness: Harness,
     /// Moves accepted since the table opened (Undo does not take them back): when a planned
@@ -53,6 +56,7 @@ impl<S: Clone, T: Copy + Display> Session<S, T> {
             deck,
             history: Vec::new(),
             dialog: false,
+            dialog_from_ms: 0,
             motion: None,
             harness: Harness::new(animation_ms, faults),
             moves: 0,
@@ -76,6 +80,15 @@ impl<S: Clone, T: Copy + Display> Session<S, T> {
         self.dialog
     }
 
+    /// How far the Undo board dialog shows at `now_ms`.
+    pub fn dialog_shown(&self, now_ms: u64) -> DialogShown {
+        match (self.dialog, now_ms < self.dialog_from_ms) {
+            (false, _) => DialogShown::Closed,
+            (true, true) => DialogShown::Opening,
+            (true, false) => DialogShown::Open,
+        }
+    }
+
     /// Steps taken since the deal (Undo takes one back, Undo board all).
     pub fn steps(&self) -> usize {
         self.history.len()
@@ -91,9 +104,11 @@ impl<S: Clone, T: Copy + Display> Session<S, T> {
         deal_label(&self.source)
     }
 
-    /// True while the picture is changing or about to change (a move waiting out its lag or flying).
+    /// True while the picture is changing or about to change (a move waiting out its lag or
+    /// flying, the Undo board dialog not yet drawn).
     pub fn is_busy(&self, now_ms: u64) -> bool {
         self.harness.is_moving(self.motion.as_ref(), now_ms)
+            || self.dialog_shown(now_ms) == DialogShown::Opening
     }
 
     /// The position the picture shows at `now_ms`: before a lagging move starts, the old one.
@@ -171,9 +186,13 @@ impl<S: Clone, T: Copy + Display> Session<S, T> {
     }
 
     /// A click on `button` (or, with `None`, elsewhere): while the Undo board dialog is open only
-    /// its OK (back to the deal) and Cancel count; otherwise Undo, Undo board (opens the dialog)
-    /// and New deal. Anything else is the game's.
+    /// its OK (back to the deal) and Cancel count, once it is drawn; otherwise Undo, Undo board
+    /// (opens the dialog, after the lag fault's delay) and New deal. Anything else is the game's.
     pub fn press(&mut self, button: Option<Button>, now_ms: u64) -> Pressed {
+        if self.dialog_shown(now_ms) == DialogShown::Opening {
+            self.illegal(now_ms, "the Undo board dialog is still opening");
+            return Pressed::Handled;
+        }
         if self.dialog {
             match button {
                 Some(Button::Ok) => {
@@ -187,7 +206,10 @@ impl<S: Clone, T: Copy + Display> Session<S, T> {
         }
         match button {
             Some(Button::Undo) => self.undo(now_ms),
-            Some(Button::UndoBoard) => self.dialog = true,
+            Some(Button::UndoBoard) => {
+                self.dialog = true;
+                self.dialog_from_ms = now_ms + self.harness.lag(now_ms);
+            }
             Some(Button::NewDeal) => {
                 let seed = next_seed(&self.source);
                 self.source = DealSource::Seed(seed);

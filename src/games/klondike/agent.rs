@@ -224,10 +224,7 @@ impl<'g, G: World + ?Sized> Player<'g, G> {
         if keep == 0 {
             self.hands.watch.log("undo board");
             let point = self.button(true)?;
-            self.hands.click_until_change(point)?;
-            let ok = dialog_ok_button(&self.hands.frame)
-                .ok_or_else(|| Stop("the Undo board dialog did not open".into()))?;
-            self.hands.press_own_ok(ok)?;
+            self.hands.undo_board(point, dialog_ok_button)?;
             played.clear();
             let deal = known.position(&[])?;
             self.expect(&deal, known)

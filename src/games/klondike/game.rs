@@ -14,6 +14,7 @@ use crate::agent::report::{Cards, Report, Watch};
 use crate::cards::{Card, Deck};
 use crate::games::pyramid::vision::profile::Profile;
 use crate::games::{parse_step_list, Answer, Deal, Game, Picture};
+use crate::table::chrome::DialogShown;
 use crate::table::harness::{deal_label, Faults};
 use crate::table::render::Renderer;
 use crate::table::window::TableView;
@@ -106,7 +107,9 @@ the top"
         if let Some(text) = picture.select {
             scene.selection = Some(selection_of(&position, text)?);
         }
-        scene.dialog = picture.dialog;
+        if picture.dialog {
+            scene.dialog = DialogShown::Open;
+        }
         scene.interruption = picture.interruption;
         let aspect = renderer.theme().aspect();
         let layout = Layout::new(picture.size.0, picture.size.1, picture.scale, aspect);

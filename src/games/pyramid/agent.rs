@@ -156,29 +156,30 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
         self.hands.expect_cards(staying, leaving);
     }
 
-    fn press_button(&mut self, which: &str) -> Result<(), Stop> {
-        let buttons = self
-            .reader
-            .as_ref()
-            .expect("reader")
-            .buttons(&self.hands.frame);
-        let point = match which {
-            "undo_board" => buttons.undo_board,
-            "new_deal" => buttons.new_deal,
-            _ => buttons.ok,
-        };
-        let point = point.ok_or_else(|| Stop(format!("cannot find the {which} button")))?;
-        match which {
-            "ok" => self.hands.press_own_ok(point),
-            _ => {
-                // The table as it is before the dialog opens, when no read taught it yet.
-                if let Some(l) = self.reader.as_ref().and_then(|r| r.located()) {
-                    let (area, w, h) = (l.cards_area(), l.card_w, l.card_h);
-                    self.hands.learn_table(area, w, h);
-                }
-                self.hands.click_until_change(point)
-            }
+    /// Presses New deal.
+    fn new_deal(&mut self) -> Result<(), Stop> {
+        let reader = self.reader.as_ref().expect("reader");
+        let point = reader
+            .buttons(&self.hands.frame)
+            .new_deal
+            .ok_or_else(|| Stop("cannot find the New deal button".into()))?;
+        self.hands.click_until_change(point)
+    }
+
+    /// Presses Undo board, and OK in its dialog (`Hands::undo_board`).
+    fn undo_board(&mut self) -> Result<(), Stop> {
+        let reader = self.reader.as_ref().expect("reader");
+        let point = reader
+            .buttons(&self.hands.frame)
+            .undo_board
+            .ok_or_else(|| Stop("cannot find the Undo board button".into()))?;
+        // The table as it is before the dialog opens, when no read taught it yet.
+        if let Some(l) = reader.located() {
+            let (area, w, h) = (l.cards_area(), l.card_w, l.card_h);
+            self.hands.learn_table(area, w, h);
         }
+        self.hands
+            .undo_board(point, |frame| reader.buttons(frame).ok)
     }
 }
 
@@ -326,8 +327,7 @@ fn learn_deal<G: World + ?Sized>(
         .map_err(|e| Stop(format!("the cards read are not one deck: {e}")))?;
     // 3. Undo board, OK, and the deal must be back exactly.
     agent.hands.watch.log("undo board");
-    agent.press_button("undo_board")?;
-    agent.press_button("ok")?;
+    agent.undo_board()?;
     let deal = State::deal(&deck);
     let hidden = agent.hidden.clone();
     let as_read =
@@ -444,7 +444,7 @@ fn run_challenge<G: World + ?Sized>(
         for n in 1..=deals {
             if n > 1 {
                 agent.hands.watch.log("new deal");
-                agent.press_button("new_deal")?;
+                agent.new_deal()?;
             }
             let deal = learn_deal(agent, cards.take())?;
             if n == 1 {

@@ -14,6 +14,7 @@ use crate::games::pyramid::table::game::Table;
 use crate::games::pyramid::table::scene::{status_line, Scene, Selection};
 use crate::games::pyramid::vision::profile::Profile;
 use crate::games::{parse_each, Answer, BestLine, Deal, Game, GoalReport, Picture};
+use crate::table::chrome::DialogShown;
 use crate::table::harness::{deal_label, Faults};
 use crate::table::render::Renderer;
 use crate::table::window::TableView;
@@ -130,7 +131,9 @@ impl Game for Pyramid {
         };
         let label = deal_label(&picture.deal.source);
         let mut scene = Scene::still(&state, selected, status_line(&label, &state, taken));
-        scene.dialog = picture.dialog;
+        if picture.dialog {
+            scene.dialog = DialogShown::Open;
+        }
         scene.interruption = picture.interruption;
         let layout = renderer.layout(picture.size.0, picture.size.1, picture.scale);
         Ok(renderer.render(&scene, &layout))

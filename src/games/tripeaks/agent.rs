@@ -168,10 +168,7 @@ impl<'g, G: World + ?Sized> Player<'g, G> {
         let undo_board = buttons
             .undo_board
             .ok_or_else(|| Stop("cannot find the Undo board button".into()))?;
-        self.hands.click_until_change(undo_board)?;
-        let ok = dialog_ok_button(&self.hands.frame)
-            .ok_or_else(|| Stop("the Undo board dialog did not open".into()))?;
-        self.hands.press_own_ok(ok)?;
+        self.hands.undo_board(undo_board, dialog_ok_button)?;
         self.since_deal = 0;
         self.expect(deal)
             .map_err(|Stop(d)| Stop(format!("after Undo board the deal is not back: {d}")))?;

@@ -11,6 +11,7 @@ use crate::agent::report::{Cards, Report, Watch};
 use crate::cards::Deck;
 use crate::games::pyramid::vision::profile::Profile;
 use crate::games::{parse_each, Answer, Deal, Game, Picture};
+use crate::table::chrome::DialogShown;
 use crate::table::harness::{deal_label, Faults};
 use crate::table::render::Renderer;
 use crate::table::window::TableView;
@@ -73,7 +74,9 @@ then the 23 stock cards from the top"
         state.replay(&steps).map_err(|e| format!("--after: {e}"))?;
         let label = deal_label(&picture.deal.source);
         let mut scene = Scene::still(&state, status_line(&label, &state, steps.len()));
-        scene.dialog = picture.dialog;
+        if picture.dialog {
+            scene.dialog = DialogShown::Open;
+        }
         scene.interruption = picture.interruption;
         let aspect = renderer.theme().aspect();
         let layout = Layout::new(picture.size.0, picture.size.1, picture.scale, aspect);

@@ -8,7 +8,7 @@ use crate::cards::{Card, Rank, Suit};
 use crate::games::klondike::rules::Table as Position;
 use crate::games::klondike::Draw;
 use crate::table::chrome::recycle_mark;
-use crate::table::chrome::{draw_toolbar, empty_pile, highlight};
+use crate::table::chrome::{draw_toolbar, empty_pile, highlight, DialogShown};
 use crate::table::harness::Flight;
 use crate::table::paint;
 use crate::table::render::{draw_top_layers, Renderer};
@@ -37,7 +37,7 @@ pub struct Scene {
     pub foundations: [Option<Card>; 4],
     pub selection: Option<Selection>,
     pub flights: Vec<Flight>,
-    pub dialog: bool,
+    pub dialog: DialogShown,
     /// An interruption showing over everything (`--interrupt`).
     pub interruption: Option<crate::table::interrupt::Interruption>,
     pub status: String,
@@ -58,7 +58,7 @@ impl Scene {
             foundations: std::array::from_fn(|f| foundation_top(position, f)),
             selection: None,
             flights: Vec::new(),
-            dialog: false,
+            dialog: DialogShown::Closed,
             interruption: None,
             status,
         }

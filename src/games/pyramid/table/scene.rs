@@ -5,7 +5,7 @@ use crate::cards::Card;
 use crate::games::pyramid::position::{Position, PYRAMID_SIZE};
 use crate::games::pyramid::state::{State, MAX_RECYCLES};
 use crate::games::pyramid::table::layout::Layout;
-use crate::table::chrome::{self, draw_toolbar, empty_pile, highlight};
+use crate::table::chrome::{self, draw_toolbar, empty_pile, highlight, DialogShown};
 use crate::table::harness::Flight;
 use crate::table::paint;
 use crate::table::render::{draw_top_layers, Renderer};
@@ -47,7 +47,7 @@ pub struct Scene {
     pub recycles_left: u8,
     pub selected: Option<Selection>,
     pub flights: Vec<Flight>,
-    pub dialog: bool,
+    pub dialog: DialogShown,
     /// An interruption showing over everything (`--interrupt`).
     pub interruption: Option<crate::table::interrupt::Interruption>,
     pub status: String,
@@ -64,7 +64,7 @@ impl Scene {
             recycles_left: MAX_RECYCLES - state.recycles,
             selected,
             flights: Vec::new(),
-            dialog: false,
+            dialog: DialogShown::Closed,
             interruption: None,
             status,
         }

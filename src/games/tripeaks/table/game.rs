@@ -93,7 +93,7 @@ impl Table {
     pub fn scene(&self, layout: &Layout, now_ms: u64) -> Scene {
         let status = status_line(&self.deal_label(), &self.state, self.steps());
         let mut scene = Scene::still(self.shown_state(now_ms), status);
-        scene.dialog = self.dialog;
+        scene.dialog = self.dialog_shown(now_ms);
         scene.interruption = self.interruption;
         let Some((m, t)) = self.flying(now_ms) else {
             return scene;

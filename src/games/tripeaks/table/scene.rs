@@ -6,7 +6,7 @@ use super::layout::Layout;
 use crate::cards::Card;
 use crate::games::tripeaks::state::State;
 use crate::games::tripeaks::tableau::TABLEAU;
-use crate::table::chrome::{draw_toolbar, empty_pile};
+use crate::table::chrome::{draw_toolbar, empty_pile, DialogShown};
 use crate::table::harness::Flight;
 use crate::table::paint;
 use crate::table::render::{draw_top_layers, Renderer};
@@ -21,7 +21,7 @@ pub struct Scene {
     pub stock_count: usize,
     pub waste_top: Option<Card>,
     pub flights: Vec<Flight>,
-    pub dialog: bool,
+    pub dialog: DialogShown,
     /// An interruption showing over everything (`--interrupt`).
     pub interruption: Option<crate::table::interrupt::Interruption>,
     pub status: String,
@@ -35,7 +35,7 @@ impl Scene {
             stock_count: state.stock().len(),
             waste_top: state.waste_top(),
             flights: Vec::new(),
-            dialog: false,
+            dialog: DialogShown::Closed,
             interruption: None,
             status,
         }
