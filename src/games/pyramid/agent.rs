@@ -158,28 +158,39 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
 
     /// Presses New deal.
     fn new_deal(&mut self) -> Result<(), Stop> {
-        let reader = self.reader.as_ref().expect("reader");
-        let point = reader
+        let point = self
+            .reader
+            .as_ref()
+            .expect("reader")
             .buttons(&self.hands.frame)
             .new_deal
             .ok_or_else(|| Stop("cannot find the New deal button".into()))?;
+        self.learn_table();
         self.hands.click_until_change(point)
     }
 
     /// Presses Undo board, and OK in its dialog (`Hands::undo_board`).
     fn undo_board(&mut self) -> Result<(), Stop> {
-        let reader = self.reader.as_ref().expect("reader");
-        let point = reader
+        let point = self
+            .reader
+            .as_ref()
+            .expect("reader")
             .buttons(&self.hands.frame)
             .undo_board
             .ok_or_else(|| Stop("cannot find the Undo board button".into()))?;
-        // The table as it is before the dialog opens, when no read taught it yet.
-        if let Some(l) = reader.located() {
+        self.learn_table();
+        let reader = self.reader.as_ref().expect("reader");
+        self.hands
+            .undo_board(point, |frame| reader.buttons(frame).ok)
+    }
+
+    /// Shows the dialog watch the table as it is before a button opens a dialog or deals again,
+    /// when no read taught it yet.
+    fn learn_table(&mut self) {
+        if let Some(l) = self.reader.as_ref().and_then(|r| r.located()) {
             let (area, w, h) = (l.cards_area(), l.card_w, l.card_h);
             self.hands.learn_table(area, w, h);
         }
-        self.hands
-            .undo_board(point, |frame| reader.buttons(frame).ok)
     }
 }
 
