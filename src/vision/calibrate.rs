@@ -18,6 +18,7 @@ use crate::vision::card_edges::{
 };
 use crate::vision::edges::Edges;
 pub use crate::vision::glyph_box::{seen_whole, SeenWhole};
+use crate::vision::groups::Features;
 use crate::vision::label_check;
 use crate::vision::recognize::{median, sample, snap_corner, snap_pile_corner, window_of};
 pub use crate::vision::showing_suits::templates_showing_suits;
@@ -264,6 +265,25 @@ pub fn corners(
     stock: StockSeen,
 ) -> Result<Corners, String> {
     corners_of(frames, profile, stock, false, Search::Usual)
+}
+
+/// `corners`, the table found by the first search (in the order calibration tries them) whose
+/// corners show a rank glyph: where the usual search finds the table off where it lies, the
+/// corners a label check is asked about are those calibration goes on to.
+pub fn corners_showing_glyphs(
+    frames: &[RgbaImage],
+    profile: &Profile,
+    stock: StockSeen,
+) -> Result<Corners, String> {
+    let mut refused = None;
+    for search in Search::ALL {
+        match corners_of(frames, profile, stock, false, search) {
+            Ok(cut) if Features::of(&cut).glyph_found => return Ok(cut),
+            Ok(_) => refused = Some(label_check::NO_GLYPH.to_string()),
+            Err(why) => refused = refused.or(Some(why)),
+        }
+    }
+    Err(refused.expect("a search refused"))
 }
 
 /// As `corners`; `borderless` cards' pyramid corners are cut at their slots as located, since
@@ -644,7 +664,8 @@ fn cut_and_checked(
 ) -> Result<(Corners, Profile), (Refused, String)> {
     let (cut, profile) = cut_corners_of(frames, profile, StockSeen::OnWaste, search)
         .map_err(|why| (Refused::Cutting, why))?;
-    let (found, art) = label_check::check(&cut, deck.cards());
+    let (found, art) =
+        label_check::check(&cut, deck.cards()).map_err(|why| (Refused::Cutting, why))?;
     if let Some(why) = art {
         return Err((Refused::Labels, why));
     }

@@ -261,6 +261,18 @@ pub(crate) fn rank_box(shape: &[Vec<f32>]) -> (usize, usize, usize, usize) {
     )
 }
 
+/// Whether more than half the corners hold any ink in the box (where the rank glyph is). Corners
+/// cut beside the cards' index (the table found off where it lies) hold only paper there but for
+/// the odd wide glyph (a 10's), and checking labels on them would find nothing either way.
+fn glyph_found(shape: &[Vec<f32>], (x0, y0, x1, y1): Box4) -> bool {
+    let w = TEMPLATE_W as usize;
+    let inked = shape
+        .iter()
+        .filter(|k| (y0..y1).any(|y| (x0..x1).any(|x| k[(y * w + x) * 3] > 0.0)))
+        .count();
+    2 * inked > shape.len()
+}
+
 /// The corners' mean ink, one value a template pixel.
 fn mean_ink(shape: &[Vec<f32>]) -> Vec<f32> {
     let mut mean = vec![0.0f32; (TEMPLATE_W * TEMPLATE_H) as usize];
@@ -522,6 +534,9 @@ pub(crate) struct Features {
     pub pip_box: Box4,
     /// The ink below the rank glyph in `pip_box`, as a share of the rank glyph's (`pip_share`).
     pub pip_share: f32,
+    /// Whether most corners hold ink where the rank glyph is (`glyph_found`): not where they
+    /// were cut beside the cards' index.
+    pub glyph_found: bool,
 }
 
 impl Features {
@@ -546,6 +561,7 @@ impl Features {
             colour,
             pip_box: pip_box(rank_box),
             pip_share: pip_share(&shape, rank_box),
+            glyph_found: glyph_found(&shape, rank_box),
         }
     }
 

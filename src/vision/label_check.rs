@@ -54,17 +54,29 @@ pub fn disagreements(corners: &Corners, cards: &[Card]) -> Vec<Disagreement> {
 
 /// The cards that disagree with their labels and, where any do, the refusal of art whose corners
 /// show the suit where the rank should be (`suit_where_rank_is`), which then stands instead of
-/// the labels': what calibration asks, with the corners looked at once.
-pub fn check(corners: &Corners, cards: &[Card]) -> (Vec<Disagreement>, Option<String>) {
+/// the labels': what calibration asks, with the corners looked at once. Refused where the
+/// corners show no glyph at all: cut beside the cards' index (the table found off where it
+/// lies), they are no evidence for or against any label, and templates made of them would read
+/// nothing.
+pub fn check(
+    corners: &Corners,
+    cards: &[Card],
+) -> Result<(Vec<Disagreement>, Option<String>), String> {
     let features = Features::of(corners);
+    if !features.glyph_found {
+        return Err(NO_GLYPH.to_string());
+    }
     let found = disagreements_in(&features, cards);
     let art = if found.is_empty() {
         None
     } else {
         suit_in_rank_place(&features, cards)
     };
-    (found, art)
+    Ok((found, art))
 }
+
+/// Why corners that show no glyph are not checked (see `check`).
+pub(crate) const NO_GLYPH: &str = "the corners cut where the table's layout puts the cards' index show no rank glyph: the table was not found where it lies, or the cards print no index in their top-left corner";
 
 /// `disagreements`, from the corners' features.
 fn disagreements_in(features: &Features, cards: &[Card]) -> Vec<Disagreement> {
@@ -293,7 +305,7 @@ fn rank_disagreements(features: &Features, cards: &[Card]) -> Vec<(usize, String
             let (like_a, like_b) = (nearest(a, rb, b), nearest(b, ra, a));
             let gain_a = like_a - nearest(a, ra, b);
             let gain_b = like_b - nearest(b, rb, a);
-            if gain_a <= 0.0 || gain_b <= 0.0 || like_a < tenth || like_b < tenth {
+            if gain_a <= 0.0 || gain_b <= 0.0 || like_a.max(like_b) < tenth {
                 continue;
             }
             let (own_a, own_b) = (nearest(a, ra, b), nearest(b, rb, a));
