@@ -228,6 +228,17 @@ fn a_set_calibrated_large_tells_the_smallest_window_s_black_aces_apart() {
     common::reads_deal_20_in("anglo_bitmap", (2560, 1440), &[(800, 600), (1024, 768)]);
 }
 
+/// Calibrated at 3840×2160 in the msc look, neoclassical's Td was lined up with all the corners at
+/// the rim of its margin, its "10" 5 template pixels right of the other tens', and the line-up by
+/// rank and suit reached only 2 pixels from there: read back on cards two thirds as wide, the
+/// reader's look around where all cards fit did not reach it, and the set was refused ("Td as
+/// Th"). A corner at the rim is lined up again over its whole margin (`realign_reach`): the set
+/// is kept, and reads deal 20 at 1440×900 and 800×600 with none wrong.
+#[test]
+fn a_corner_lined_up_at_the_rim_of_its_margin_is_lined_up_again_by_its_rank() {
+    common::reads_deal_20_in("neoclassical", (3840, 2160), &[(1440, 900), (800, 600)]);
+}
+
 /// A covered card shows the middle of its face between the two cards over it, and the edges of
 /// those cards at the gap's sides. Swiss-xvii's Th was seen whole at calibration (on the waste),
 /// its Td covered, and the gap templates reached to within a pixel of the cards over the gap: read

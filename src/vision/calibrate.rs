@@ -688,6 +688,22 @@ table may have been found off where it lies, or the labels are wrong. {}",
     Ok((cut, profile))
 }
 
+/// How far from where a corner was lined up with all of them it is lined up again by its rank and
+/// suit: `REALIGN`, or, for a number card whose corner lies at the rim of its margin (it fitted
+/// them all best as far off as the margin reaches), anywhere in the margin. neoclassical's Td
+/// calibrated at 3840×2160 in the msc look lay at the rim, its "10" 5 template pixels right of
+/// the other tens', out of reading's reach on smaller cards: read back on cards two thirds as
+/// wide as the Th. A court card's corner holds its picture beside the letter, which fits its
+/// rank's other pictures as well a few pixels off: guyenne-classic's Kd calibrated at 800×600,
+/// lined up again over its margin, then won over its Qd at 1024×768.
+fn realign_reach(card: Card, (ox, oy): (usize, usize)) -> usize {
+    let rim = |o: usize| o == 0 || o == 2 * REACH;
+    match card.rank.value() <= 10 && (rim(ox) || rim(oy)) {
+        true => 2 * REACH,
+        false => REALIGN,
+    }
+}
+
 /// An index box as tall as `index_box`, across the card's whole width (a small margin each side).
 pub fn wide_index_box(index_box: [f32; 4]) -> [f32; 4] {
     let [_, by, _, bh] = index_box;
@@ -700,6 +716,10 @@ pub fn wide_index_box(index_box: [f32; 4]) -> [f32; 4] {
 /// where the corner was lined up with all of them: a glyph like "10" would fit its neighbour's
 /// "1" with its own "0" further off. Twice, the second time against the corners as lined up the
 /// first time. Returns where each corner was taken in its margins in the end.
+///
+/// A number card's corner lined up at the rim of its margin ran out of room, and the glyph like
+/// "10" that fitted its "0" to the others' glyph lies there: it is lined up over its whole
+/// margin (`realign_reach`), against its own rank's and suit's.
 fn line_up_by_rank_and_suit(lined_up: &mut [LinedUp]) -> Vec<(usize, usize)> {
     let mut taken: Vec<(usize, usize)> = lined_up.iter().map(|(.., offset, _)| *offset).collect();
     for _ in 0..2 {
@@ -731,7 +751,8 @@ fn line_up_by_rank_and_suit(lined_up: &mut [LinedUp]) -> Vec<(usize, usize)> {
                 match (rank, suit) {
                     (Some(r), Some(s)) => {
                         let both: Vec<f32> = r.iter().zip(&s).map(|(a, b)| a + b).collect();
-                        let (_, (ox, oy)) = register(margin, &centred(&both), *offset, REALIGN);
+                        let reach = realign_reach(*card, *offset);
+                        let (_, (ox, oy)) = register(margin, &centred(&both), *offset, reach);
                         (window(margin, ox, oy), (ox, oy))
                     }
                     _ => (values.clone(), *offset),
