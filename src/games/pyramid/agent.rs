@@ -24,6 +24,7 @@ use crate::games::pyramid::table::layout::Target;
 use crate::games::pyramid::vision::board::Board;
 use crate::games::pyramid::vision::locate::Located;
 use crate::games::pyramid::vision::reader::Reader;
+use crate::vision::buttons::Buttons;
 use crate::vision::calibrate::{calibrate, cut_corners, templates_showing_suits, StockSeen};
 use crate::vision::groups::group;
 use crate::vision::recognize::{Matcher, Seen};
@@ -158,30 +159,33 @@ impl<'g, G: World + ?Sized> Agent<'g, G> {
 
     /// Presses New deal.
     fn new_deal(&mut self) -> Result<(), Stop> {
-        let point = self
-            .reader
-            .as_ref()
-            .expect("reader")
-            .buttons(&self.hands.frame)
-            .new_deal
-            .ok_or_else(|| Stop("cannot find the New deal button".into()))?;
-        self.learn_table();
+        let point = self.toolbar_button(|b| b.new_deal, "New deal")?;
         self.hands.click_until_change(point)
     }
 
     /// Presses Undo board, and OK in its dialog (`Hands::undo_board`).
     fn undo_board(&mut self) -> Result<(), Stop> {
-        let point = self
-            .reader
-            .as_ref()
-            .expect("reader")
-            .buttons(&self.hands.frame)
-            .undo_board
-            .ok_or_else(|| Stop("cannot find the Undo board button".into()))?;
-        self.learn_table();
+        let point = self.toolbar_button(|b| b.undo_board, "Undo board")?;
         let reader = self.reader.as_ref().expect("reader");
         self.hands
             .undo_board(point, |frame| reader.buttons(frame).ok)
+    }
+
+    /// Where the last still picture shows the toolbar button `pick` takes (`name` in words), once
+    /// the dialog watch knows the table as it is before the button changes it.
+    fn toolbar_button(
+        &mut self,
+        pick: fn(&Buttons) -> Option<(i32, i32)>,
+        name: &str,
+    ) -> Result<(i32, i32), Stop> {
+        let buttons = self
+            .reader
+            .as_ref()
+            .expect("reader")
+            .buttons(&self.hands.frame);
+        let point = pick(&buttons).ok_or_else(|| Stop(format!("cannot find the {name} button")))?;
+        self.learn_table();
+        Ok(point)
     }
 
     /// Shows the dialog watch the table as it is before a button opens a dialog or deals again,
