@@ -194,8 +194,14 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
         find_ok: impl Fn(&RgbaImage) -> Option<(i32, i32)>,
     ) -> Result<(), Stop> {
         self.click_until_change(button)?;
-        self.settle_while(self.options.late_ms, |h| find_ok(&h.frame).is_none())?;
-        let Some(ok) = find_ok(&self.frame) else {
+        let ok = match find_ok(&self.frame) {
+            Some(ok) => Some(ok),
+            None => {
+                self.settle_while(self.options.late_ms, |h| find_ok(&h.frame).is_none())?;
+                find_ok(&self.frame)
+            }
+        };
+        let Some(ok) = ok else {
             let why = "the Undo board dialog did not open: no OK button in the picture";
             self.watch.unreadable(&self.frame, why);
             return Err(Stop(why.into()));
