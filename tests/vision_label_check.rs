@@ -311,7 +311,8 @@ fn corners_that_show_only_the_top_of_a_pip_are_not_blamed_on_their_labels() {
 /// cards disagree"), which sends a user looking for a wrong deck file. Such corners are told by
 /// the labels (cards of one suit look alike where the rank should be) and refused for what the
 /// picture lacks; a deck of another deal over them, or the true deck over art with its rank in
-/// that corner, is not taken for such art.
+/// that corner, is not taken for such art. In MSC's look too, where only the corners' search
+/// cuts corners that show it.
 #[test]
 fn corners_that_show_the_suit_where_the_rank_should_be_are_refused_for_that() {
     use solitaire_agent::games::pyramid::vision::accuracy::calibrate_rendered;
@@ -327,6 +328,17 @@ fn corners_that_show_the_suit_where_the_rank_should_be_are_refused_for_that() {
         said.contains("show the suit where the rank should be")
             && said.contains("nothing was saved"),
         "{said}"
+    );
+    // In MSC's look a covered card's corner shows less of the pip: the usual search's corners
+    // tell the suit there too little to say so, the corners' search's do, and its reason is the
+    // one given (it was "the deck does not match the cards on screen").
+    let mut msc = Renderer::with_look(Theme::load(OXYGEN).expect("oxygen loads"), Look::Msc);
+    let Err(said) = calibrate_rendered(&mut msc, &deck) else {
+        panic!("oxygen calibrated in the msc look");
+    };
+    assert!(
+        said.contains("show the suit where the rank should be"),
+        "msc look: {said}"
     );
     let (deck, cut) = corners_in(Look::Practice, (1440, 900), OXYGEN, 3);
     assert!(suit_where_rank_is(&cut, deck.cards()).is_some());

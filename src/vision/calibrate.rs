@@ -639,16 +639,20 @@ impl Search {
 }
 
 /// How far a calibration got before it was refused: its corners could not be cut, they were
-/// unlike their labels, the templates made of them did not read their frames back as a table at
-/// all, or they were refused for what they read or what the corners show. (A search that found
-/// the table off where it lies can cut corners that pass their labels and read back nothing:
-/// kde-nicu-white's borderless cards in the msc look, found 20 px right of where they lie by the
-/// usual search. Where a search that found them where they lie is refused too, its reason says
-/// more of the art.)
+/// unlike their labels, they showed the suit where the rank should be (art, not labels, at
+/// fault), the templates made of them did not read their frames back as a table at all, or they
+/// were refused for what they read or what the corners show. (A search that found the table off
+/// where it lies can cut corners that pass their labels and read back nothing: kde-nicu-white's
+/// borderless cards in the msc look, found 20 px right of where they lie by the usual search.
+/// Where a search that found them where they lie is refused too, its reason says more of the
+/// art. Likewise KDE's oxygen in the msc look at 1440×900: the usual and wide searches' covered
+/// corners show too little of the pip for the suit to stand out from their labels, the corners'
+/// search shows it, and its reason, not "the deck does not match", is the one a user needs.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Refused {
     Cutting,
     Labels,
+    SuitWhereRankIs,
     NotReadBack,
     Templates,
 }
@@ -667,7 +671,7 @@ fn cut_and_checked(
     let (found, art) =
         label_check::check(&cut, deck.cards()).map_err(|why| (Refused::Cutting, why))?;
     if let Some(why) = art {
-        return Err((Refused::Labels, why));
+        return Err((Refused::SuitWhereRankIs, why));
     }
     if !found.is_empty() && cut.borderless {
         // Cut where the layout puts them, not by their edges: the labels may be right and the
