@@ -216,6 +216,31 @@ fn a_set_calibrated_on_the_largest_cards_reads_the_smallest() {
     common::reads_deal_20_in("gnomangelo", (3840, 2160), &[(800, 600)]);
 }
 
+/// KDE's oxygen-white prints its rank at the top right, read across the card's top strip.
+/// Calibrated at 800×600 in MSC's look, its set was read back only at its own cards and a third
+/// larger, passed, and then read 5 places of deal 0 wrong at 1440×900 (cards 1.8 times as wide).
+/// Read back larger too (`read_back::READ_BACK_LARGER`), the set is refused for what its corners
+/// do not tell apart; a set kept must read that deal there with none wrong.
+#[test]
+fn a_set_calibrated_in_the_smallest_window_is_read_back_on_larger_cards_too() {
+    const OXYGEN_WHITE: &str = "/usr/share/carddecks/svg-oxygen-white/oxygen-white.svgz";
+    common::assert_kde_deck(OXYGEN_WHITE);
+    let mut r = Renderer::with_look(Theme::load(OXYGEN_WHITE).unwrap(), Look::Msc);
+    let deck = Deck::shuffled(CALIBRATION_SEED);
+    match calibrate_rendered_at(&mut r, &deck, (800, 600), 1.0) {
+        Err(why) => assert!(
+            why.contains("do not tell every card apart") && why.contains("180% as wide"),
+            "{why}"
+        ),
+        Ok(templates) => {
+            let mut matcher = Matcher::new(&templates);
+            let tally = measure(&mut r, &mut matcher, (1440, 900, 1.0), 0..1);
+            assert!(tally.places() > 0, "nothing read");
+            assert_eq!(tally.wrong, 0, "{}", tally.mistakes.join("\n"));
+        }
+    }
+}
+
 /// Calibrated at 2560×1440, anglo_bitmap's covered Ac and 3c read as spades (and its 3s as the
 /// 3c) at 1024×768, cards 0.42 as wide, where the read-back's two thirds read every card right.
 /// Read back at the smallest window's cards too (`read_back_scales`), the set was refused for it.
