@@ -477,3 +477,31 @@ fn a_wrong_deck_is_refused_for_its_labels_where_the_first_search_cuts_beside_the
     );
     calibrate(&frames, &deck, &profile, "checked").expect("the true deck calibrates");
 }
+
+/// paris and anglo_poker at 1200×760 draw their court cards' corners between the two colours (a
+/// black queen's brownish, a red king's darker), so fewer than nine in ten cards lie clearly in
+/// their colour's class and the colour split was not used at all: their Kd and Qc exchanged went
+/// unnamed, as two court cards are not judged by their ranks. Their number cards alone split
+/// clearly, and the two cards, each nearer the other's colour than its own, are named; the true
+/// deck is taken.
+#[test]
+fn two_court_cards_of_two_colours_exchanged_are_named_where_pictures_blur_the_colours() {
+    for theme in ["paris", "anglo_poker"] {
+        let (deck, cut) = corners_in(Look::Practice, (1200, 760), theme, 24301);
+        let cards = deck.cards().to_vec();
+        assert_eq!(
+            flagged(&cut, &cards),
+            Vec::<usize>::new(),
+            "{theme}: the true deck"
+        );
+        let at = |name: &str| {
+            let card: Card = name.parse().unwrap();
+            cards.iter().position(|&c| c == card).unwrap()
+        };
+        let (i, j) = (at("Kd"), at("Qc"));
+        let mut swapped = cards.clone();
+        swapped.swap(i, j);
+        let got = flagged(&cut, &swapped);
+        assert!(got.contains(&i) && got.contains(&j), "{theme}: {got:?}");
+    }
+}
