@@ -23,10 +23,9 @@ const HIGHLIGHT: Rgba = Rgba(255, 200, 30, 255);
 pub const BUTTON_LABELS: [&str; 3] = ["UNDO", "UNDO BOARD", "NEW DEAL"];
 
 /// How far the Undo board dialog shows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DialogShown {
     /// No dialog.
-    #[default]
     Closed,
     /// Pressed, and the table dimmed, with the dialog itself not yet drawn (a slow game).
     Opening,
