@@ -177,46 +177,19 @@ fn colour_disagreements(features: &Features, cards: &[Card]) -> Vec<(usize, Stri
     if !clearly_apart(&features.colours, &features.classes, 0.9) {
         return colours_exchanged(features, cards);
     }
-    let key = |c: Card| -> usize {
-        if features.classes.len() == 4 {
-            c.suit.index()
-        } else {
-            usize::from(c.suit.is_red())
-        }
-    };
+    let four = features.classes.len() == 4;
+    let key = |c: Card| colour_key(four, c);
     // The label each class's cards mostly carry, and the class's centre.
     let majors: Vec<Option<usize>> = features
         .classes
         .iter()
-        .map(|class| {
-            let mut counts = [0usize; 4];
-            for &i in class {
-                counts[key(cards[i])] += 1;
-            }
-            let (major, &n) = counts
-                .iter()
-                .enumerate()
-                .max_by_key(|(_, n)| **n)
-                .expect("four counts");
-            (n * 2 > class.len()).then_some(major)
-        })
+        .map(|class| major_key(class, cards, four))
         .collect();
     let centres: Vec<[f32; 3]> = features
         .classes
         .iter()
-        .map(|class| {
-            let mut m = [0.0f32; 3];
-            for &i in class {
-                for (mc, v) in m.iter_mut().zip(features.colours[i]) {
-                    *mc += v / class.len() as f32;
-                }
-            }
-            m
-        })
+        .map(|class| centre_of(class, &features.colours))
         .collect();
-    let distance = |a: &[f32; 3], b: &[f32; 3]| -> f32 {
-        (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt()
-    };
     let mut out = Vec::new();
     for (class, (major, centre)) in features.classes.iter().zip(majors.iter().zip(&centres)) {
         let Some(major) = *major else {
@@ -269,41 +242,20 @@ fn colours_exchanged(features: &Features, cards: &[Card]) -> Vec<(usize, String)
     if !clearly_apart(&features.colours, &numbers, 0.9) {
         return Vec::new();
     }
-    let key = |c: Card| -> usize {
-        if numbers.len() == 4 {
-            c.suit.index()
-        } else {
-            usize::from(c.suit.is_red())
-        }
-    };
+    let four = numbers.len() == 4;
+    let key = |c: Card| colour_key(four, c);
     // Each colour's centre, by the number cards of the class that mostly carry it.
     let mut centres: Vec<Option<[f32; 3]>> = vec![None; 4];
     for class in &numbers {
-        let mut counts = [0usize; 4];
-        for &i in class {
-            counts[key(cards[i])] += 1;
-        }
-        let (major, &n) = counts
-            .iter()
-            .enumerate()
-            .max_by_key(|(_, n)| **n)
-            .expect("four counts");
-        if n * 2 <= class.len() || centres[major].is_some() {
+        match major_key(class, cards, four) {
+            Some(major) if centres[major].is_none() => {
+                centres[major] = Some(centre_of(class, &features.colours))
+            }
             // No majority, or two classes with one: the split disagrees with the labels, which
             // the rank and suit checks see; no colour to judge by.
-            return Vec::new();
+            _ => return Vec::new(),
         }
-        let mut m = [0.0f32; 3];
-        for &i in class {
-            for (mc, v) in m.iter_mut().zip(features.colours[i]) {
-                *mc += v / class.len() as f32;
-            }
-        }
-        centres[major] = Some(m);
     }
-    let distance = |a: &[f32; 3], b: &[f32; 3]| -> f32 {
-        (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt()
-    };
     let mut out = Vec::new();
     for a in 0..cards.len() {
         for b in a + 1..cards.len() {
@@ -327,6 +279,45 @@ fn colours_exchanged(features: &Features, cards: &[Card]) -> Vec<(usize, String)
         }
     }
     out
+}
+
+/// Which colour a card's label gives it: its suit where the ink has four colours, else red or
+/// black.
+fn colour_key(four: bool, c: Card) -> usize {
+    match four {
+        true => c.suit.index(),
+        false => usize::from(c.suit.is_red()),
+    }
+}
+
+/// The colour (`colour_key`) most of a class's cards are labelled with, if more than half are.
+fn major_key(class: &[usize], cards: &[Card], four: bool) -> Option<usize> {
+    let mut counts = [0usize; 4];
+    for &i in class {
+        counts[colour_key(four, cards[i])] += 1;
+    }
+    let (major, &n) = counts
+        .iter()
+        .enumerate()
+        .max_by_key(|(_, n)| **n)
+        .expect("four counts");
+    (n * 2 > class.len()).then_some(major)
+}
+
+/// The mean ink colour of a class's cards.
+fn centre_of(class: &[usize], colours: &[[f32; 3]]) -> [f32; 3] {
+    let mut m = [0.0f32; 3];
+    for &i in class {
+        for (mc, v) in m.iter_mut().zip(colours[i]) {
+            *mc += v / class.len() as f32;
+        }
+    }
+    m
+}
+
+/// How far apart two ink colours are.
+fn distance(a: &[f32; 3], b: &[f32; 3]) -> f32 {
+    (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt()
 }
 
 /// How many cards must look like another rank's on their own (no partner they were exchanged
