@@ -118,26 +118,27 @@ mod tests {
             .steps
             .expect("deal 1 is won at 256");
         let start = deck.table();
-        // After the first card goes up, take it down and up again.
-        let at = line
-            .iter()
-            .position(|s| matches!(s, Step::ToFoundation(_)))
-            .unwrap();
-        let Step::ToFoundation(card) = line[at] else {
-            unreachable!()
-        };
+        // After the first card goes up that a pile could take back (not an ace), take it down
+        // and up again.
         let mut table = start.clone();
-        for &s in &line[..=at] {
-            table.play(s).unwrap();
-        }
-        let to = (0..table.piles.len() as u8)
-            .find(|&p| {
-                table
-                    .clone()
-                    .play(Step::FoundationToPile(card.suit, p))
-                    .is_ok()
+        let (at, card, to) = line
+            .iter()
+            .enumerate()
+            .find_map(|(at, &s)| {
+                table.play(s).unwrap();
+                let Step::ToFoundation(card) = s else {
+                    return None;
+                };
+                (0..table.piles.len() as u8)
+                    .find(|&p| {
+                        table
+                            .clone()
+                            .play(Step::FoundationToPile(card.suit, p))
+                            .is_ok()
+                    })
+                    .map(|to| (at, card, to))
             })
-            .expect("a pile takes it back");
+            .expect("a pile takes a card back somewhere along the line");
         let mut longer = line[..=at].to_vec();
         longer.push(Step::FoundationToPile(card.suit, to));
         longer.push(Step::ToFoundation(card));
