@@ -421,7 +421,8 @@ fn colour_classes(colours: &[[f32; 3]]) -> Vec<Vec<usize>> {
     }
 }
 
-fn colour_distance(a: &[f32; 3], b: &[f32; 3]) -> f32 {
+/// How far apart two ink colours are.
+pub(crate) fn colour_distance(a: &[f32; 3], b: &[f32; 3]) -> f32 {
     (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt()
 }
 

@@ -22,7 +22,7 @@
 //! Every rule compares the deal's own cards with each other, so it holds for any card art.
 
 use super::calibrate::Corners;
-use super::groups::{clearly_apart, likeness, Box4, Features};
+use super::groups::{clearly_apart, colour_distance, likeness, Box4, Features};
 use super::recognize::{dot, normalised};
 use super::templates::{TEMPLATE_H, TEMPLATE_W};
 use crate::cards::{Card, Suit};
@@ -213,9 +213,9 @@ fn colour_disagreements(features: &Features, cards: &[Card]) -> Vec<(usize, Stri
                 .iter()
                 .zip(&centres)
                 .filter(|(m, _)| **m == Some(label))
-                .map(|(_, c)| distance(&features.colours[i], c))
+                .map(|(_, c)| colour_distance(&features.colours[i], c))
                 .fold(f32::MAX, f32::min);
-            if theirs > 2.0 * distance(&features.colours[i], centre) {
+            if theirs > 2.0 * colour_distance(&features.colours[i], centre) {
                 out.push((i, "is printed in another colour".into()));
             }
         }
@@ -267,11 +267,17 @@ fn colours_exchanged(features: &Features, cards: &[Card]) -> Vec<(usize, String)
                 continue;
             }
             let (colour_a, colour_b) = (&features.colours[a], &features.colours[b]);
-            let (own_a, other_a) = (distance(colour_a, &ca), distance(colour_a, &cb));
-            let (own_b, other_b) = (distance(colour_b, &cb), distance(colour_b, &ca));
+            let (own_a, other_a) = (
+                colour_distance(colour_a, &ca),
+                colour_distance(colour_a, &cb),
+            );
+            let (own_b, other_b) = (
+                colour_distance(colour_b, &cb),
+                colour_distance(colour_b, &ca),
+            );
             if other_a < own_a
                 && other_b < own_b
-                && (own_a + own_b) - (other_a + other_b) > 0.5 * distance(&ca, &cb)
+                && (own_a + own_b) - (other_a + other_b) > 0.5 * colour_distance(&ca, &cb)
             {
                 out.push((a, "is printed in another colour".into()));
                 out.push((b, "is printed in another colour".into()));
@@ -313,11 +319,6 @@ fn centre_of(class: &[usize], colours: &[[f32; 3]]) -> [f32; 3] {
         }
     }
     m
-}
-
-/// How far apart two ink colours are.
-fn distance(a: &[f32; 3], b: &[f32; 3]) -> f32 {
-    (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt()
 }
 
 /// How many cards must look like another rank's on their own (no partner they were exchanged

@@ -614,8 +614,9 @@ const AGAIN_NARROWER: usize = 4;
 
 /// `line` (from `start`), shortened where a beam from a point along it finds a shorter rest: from
 /// every `AGAIN_EVERY`th step, a beam `width` wide with the first weighing and `lifts`, cut at
-/// the line's length, and each shorter line found shortened in turn. A point past a step the search does not
-/// make itself (the shortening can join two steps into one the search leaves out) is skipped.
+/// the line's length, and each shorter line found shortened in turn. A point past a step the
+/// search does not make itself (the shortening can join two steps into one the search leaves
+/// out) is skipped.
 fn again(
     deck: &TripleDeck,
     deal: &Deal,

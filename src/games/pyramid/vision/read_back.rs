@@ -41,7 +41,8 @@ pub const SMALLEST_WINDOW: (u32, u32) = (800, 600);
 /// in a window about as small as any), the frames are read back larger too, at `READ_BACK_LARGER`:
 /// read back at its own size and a third larger only, kde-oxygen-white calibrated at 800×600 in
 /// MSC's look (its rank read across the top strip) was kept, and read 5 places of 30 wrong at
-/// 1440×900; tango's stock Qh read as the Qd at 1920×1080.
+/// 1440×900. The calibration deal's cards are all it checks: other deals' cards can still be
+/// misread larger (docs/vision.md, "Sets calibrated on small cards").
 pub fn read_back_scales(width: u32, height: u32) -> Vec<f32> {
     let to_smallest = (SMALLEST_WINDOW.0 as f32 / width as f32)
         .max(SMALLEST_WINDOW.1 as f32 / height as f32)
