@@ -421,6 +421,17 @@ fn colour_classes(colours: &[[f32; 3]]) -> Vec<Vec<usize>> {
     }
 }
 
+/// The mean ink colour of a class's cards.
+pub(crate) fn centre_of(class: &[usize], colours: &[[f32; 3]]) -> [f32; 3] {
+    let mut m = [0.0f32; 3];
+    for &i in class {
+        for (mc, v) in m.iter_mut().zip(colours[i]) {
+            *mc += v / class.len() as f32;
+        }
+    }
+    m
+}
+
 /// How far apart two ink colours are.
 pub(crate) fn colour_distance(a: &[f32; 3], b: &[f32; 3]) -> f32 {
     (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt()
@@ -430,16 +441,7 @@ pub(crate) fn colour_distance(a: &[f32; 3], b: &[f32; 3]) -> f32 {
 /// class's centre: every two classes' centres more than three times as far apart (and at least 4
 /// levels times three) as the `share` quantile of those distances (1 takes the farthest card).
 pub(crate) fn clearly_apart(colours: &[[f32; 3]], classes: &[Vec<usize>], share: f32) -> bool {
-    let centre = |g: &[usize]| {
-        let mut m = [0.0f32; 3];
-        for &i in g {
-            for c in 0..3 {
-                m[c] += colours[i][c] / g.len() as f32;
-            }
-        }
-        m
-    };
-    let centres: Vec<[f32; 3]> = classes.iter().map(|g| centre(g)).collect();
+    let centres: Vec<[f32; 3]> = classes.iter().map(|g| centre_of(g, colours)).collect();
     let mut reach: Vec<f32> = classes
         .iter()
         .zip(&centres)

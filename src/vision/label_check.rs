@@ -22,7 +22,7 @@
 //! Every rule compares the deal's own cards with each other, so it holds for any card art.
 
 use super::calibrate::Corners;
-use super::groups::{clearly_apart, colour_distance, likeness, Box4, Features};
+use super::groups::{centre_of, clearly_apart, colour_distance, likeness, Box4, Features};
 use super::recognize::{dot, normalised};
 use super::templates::{TEMPLATE_H, TEMPLATE_W};
 use crate::cards::{Card, Suit};
@@ -308,17 +308,6 @@ fn major_key(class: &[usize], cards: &[Card], four: bool) -> Option<usize> {
         .max_by_key(|(_, n)| **n)
         .expect("four counts");
     (n * 2 > class.len()).then_some(major)
-}
-
-/// The mean ink colour of a class's cards.
-fn centre_of(class: &[usize], colours: &[[f32; 3]]) -> [f32; 3] {
-    let mut m = [0.0f32; 3];
-    for &i in class {
-        for (mc, v) in m.iter_mut().zip(colours[i]) {
-            *mc += v / class.len() as f32;
-        }
-    }
-    m
 }
 
 /// How many cards must look like another rank's on their own (no partner they were exchanged
