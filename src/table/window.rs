@@ -31,6 +31,8 @@ struct TableApp {
     log: Option<Box<dyn Write>>,
     start: Instant,
     texture: Option<egui::TextureHandle>,
+    /// The picture the texture holds.
+    shown: Option<RgbaImage>,
 }
 
 impl TableApp {
@@ -47,6 +49,54 @@ impl TableApp {
             let _ = log.flush();
         }
     }
+
+    /// Puts `image` in the texture: only the part that differs from the picture shown (a moving
+    /// card's path, a highlight), so that a frame while a card flies uploads a card's worth of
+    /// pixels, not the window's.
+    fn show(&mut self, ctx: &egui::Context, image: RgbaImage) {
+        let options = egui::TextureOptions::NEAREST;
+        let colour = |image: &RgbaImage| {
+            let (w, h) = image.dimensions();
+            egui::ColorImage::from_rgba_unmultiplied([w as usize, h as usize], image.as_raw())
+        };
+        match (self.texture.as_mut(), self.shown.as_ref()) {
+            (Some(texture), Some(shown)) if shown.dimensions() == image.dimensions() => {
+                if let Some((x, y, w, h)) = changed_box(shown, &image) {
+                    let part = image::imageops::crop_imm(&image, x, y, w, h).to_image();
+                    texture.set_partial([x as usize, y as usize], colour(&part), options);
+                }
+            }
+            (Some(texture), _) => texture.set(colour(&image), options),
+            (None, _) => self.texture = Some(ctx.load_texture("table", colour(&image), options)),
+        }
+        self.shown = Some(image);
+    }
+}
+
+/// The smallest rectangle (x, y, width, height) outside which `a` and `b`, of one size, are the
+/// same; `None` where they are the same everywhere.
+fn changed_box(a: &RgbaImage, b: &RgbaImage) -> Option<(u32, u32, u32, u32)> {
+    let (width, height) = a.dimensions();
+    let len = width as usize * 4;
+    fn row(image: &RgbaImage, y: u32, len: usize) -> &[u8] {
+        &image.as_raw()[y as usize * len..(y as usize + 1) * len]
+    }
+    let rows: Vec<u32> = (0..height)
+        .filter(|&y| row(a, y, len) != row(b, y, len))
+        .collect();
+    let (&top, &bottom) = (rows.first()?, rows.last()?);
+    let (mut left, mut right) = (width, 0);
+    for &y in &rows {
+        let (ra, rb) = (row(a, y, len), row(b, y, len));
+        let differs = |x: &u32| ra[*x as usize * 4..][..4] != rb[*x as usize * 4..][..4];
+        if let Some(x) = (0..left).find(differs) {
+            left = x;
+        }
+        if let Some(x) = (right..width).rev().find(differs) {
+            right = x;
+        }
+    }
+    Some((left, top, right - left + 1, bottom - top + 1))
 }
 
 impl eframe::App for TableApp {
@@ -85,17 +135,7 @@ impl eframe::App for TableApp {
         self.flush_events();
 
         if let Some(image) = self.view.picture(width, height, now) {
-            let colour = egui::ColorImage::from_rgba_unmultiplied(
-                [width as usize, height as usize],
-                image.as_raw(),
-            );
-            match self.texture.as_mut() {
-                Some(t) => t.set(colour, egui::TextureOptions::NEAREST),
-                None => {
-                    self.texture =
-                        Some(ctx.load_texture("table", colour, egui::TextureOptions::NEAREST))
-                }
-            }
+            self.show(&ctx, image);
         }
         if let Some(texture) = &self.texture {
             ui.painter().image(
@@ -137,6 +177,7 @@ pub fn run(
         log,
         start: Instant::now(),
         texture: None,
+        shown: None,
     };
     app.flush_events();
     eframe::run_native(title, native, Box::new(|_cc| Ok(Box::new(app))))
@@ -149,4 +190,22 @@ pub fn write_events(out: &mut dyn Write, events: &[(u64, Event)]) -> std::io::Re
         writeln!(out, "{}", e.to_json(*t))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::changed_box;
+    use image::{Rgba, RgbaImage};
+
+    #[test]
+    fn the_changed_box_holds_every_pixel_that_differs_and_no_more() {
+        let a = RgbaImage::from_pixel(40, 30, Rgba([0, 90, 0, 255]));
+        assert_eq!(changed_box(&a, &a), None);
+        let mut b = a.clone();
+        b.put_pixel(7, 20, Rgba([255, 255, 255, 255]));
+        assert_eq!(changed_box(&a, &b), Some((7, 20, 1, 1)));
+        b.put_pixel(31, 4, Rgba([0, 90, 1, 255]));
+        b.put_pixel(3, 11, Rgba([0, 0, 0, 255]));
+        assert_eq!(changed_box(&a, &b), Some((3, 4, 29, 17)));
+    }
 }
