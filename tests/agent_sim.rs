@@ -636,6 +636,35 @@ fn an_undo_board_dialog_drawn_late_is_waited_for() {
     );
 }
 
+/// In the msc look the OK is at a fixed place whether or not its dialog shows. With the dialog
+/// drawn 400 ms after Undo board dims the table (which looks still well before), the agent waits
+/// for the dialog itself, learns the game's OK from it, and so dismisses a later interruption by
+/// that OK; nothing is clicked on the dimmed table.
+#[test]
+fn in_the_msc_look_a_late_undo_board_dialog_is_waited_for_and_its_ok_learnt() {
+    let faults = Faults {
+        lag_ms: (400, 400),
+        interrupts: vec![Planned::parse("30:no-moves").unwrap()],
+        ..Faults::default()
+    };
+    let (report, events) = run_at(&MSC, 1, faults, &msc_matcher());
+    cleared_through_oks(1, &report, &events, &["no-moves"]);
+    let pressed = events
+        .iter()
+        .position(|(_, e)| matches!(e, Event::Click { target, .. } if target == "undo_board"))
+        .expect("Undo board pressed");
+    let after: Vec<&(u64, Event)> = events[pressed + 1..]
+        .iter()
+        .filter(|(_, e)| matches!(e, Event::Click { .. }))
+        .collect();
+    assert!(
+        matches!(&after[0].1, Event::Click { target, .. } if target == "ok")
+            && after[0].0 >= events[pressed].0 + 400,
+        "the next click is the OK, once drawn: {:?}",
+        &events[pressed..pressed + 4]
+    );
+}
+
 /// The practice table in-process, its repaints stalling in the middle of every move: after each
 /// click, the picture freezes at its third change for `stall_ms`, long enough to look still, with
 /// the card in flight (a busy machine's game does this).

@@ -139,12 +139,28 @@ fn play_meanwhile(
     meanwhile(&mut || child.try_wait().is_ok_and(|status| status.is_none()));
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    serde_json::from_str(stdout.trim()).unwrap_or_else(|_| {
-        panic!(
-            "no report: {stdout} {}",
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let report: serde_json::Value = serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|_| panic!("no report: {stdout} {stderr}"));
+    if report["result"] == "stopped" {
+        show_game_log(&stderr);
+    }
+    report
+}
+
+/// Prints the end of the game log the agent named on stderr, so that a stop in CI says what led
+/// to it.
+fn show_game_log(stderr: &str) {
+    let Some(path) = stderr.lines().find_map(|l| l.strip_prefix("game log: ")) else {
+        eprintln!("no game log named: {stderr}");
+        return;
+    };
+    let text = std::fs::read_to_string(path.trim()).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    eprintln!("the game log's last lines ({}):", path.trim());
+    for line in &lines[lines.len().saturating_sub(40)..] {
+        eprintln!("  {line}");
+    }
 }
 
 /// Checks one deal's table log against the agent's report: never an illegal move, never a click off

@@ -186,22 +186,31 @@ impl<'g, G: World + ?Sized> Hands<'g, G> {
 
     /// Presses the game's Undo board at `button`, then the OK of the dialog it opens, found in
     /// the picture by `find_ok`. A slow game can dim the table and look still for a while before
-    /// it draws the dialog: while no OK shows, waits for the picture to change and settle again,
-    /// for up to `late_ms`; then stops, showing the picture, without clicking.
+    /// it draws the dialog, and the picture seen still after the press may be the last frame of
+    /// the move before it: while no OK shows, waits for the picture to change and settle again,
+    /// for up to `late_ms`; then stops, showing the picture, without clicking. An OK found at a
+    /// fixed place (MSC's profile) is there before its dialog: once the dialog watch knows the
+    /// table, the OK shows only when the watch also sees a dialog with a button there. Should the
+    /// watch never see it, the OK is pressed all the same (without its picture learnt).
     pub fn undo_board(
         &mut self,
         button: (i32, i32),
         find_ok: impl Fn(&RgbaImage) -> Option<(i32, i32)>,
     ) -> Result<(), Stop> {
         self.click_until_change(button)?;
-        let ok = match find_ok(&self.frame) {
-            Some(ok) => Some(ok),
-            None => {
-                self.settle_while(self.options.late_ms, |h| find_ok(&h.frame).is_none())?;
-                find_ok(&self.frame)
-            }
+        let ok_shows = |h: &Self| {
+            find_ok(&h.frame).is_some_and(|ok| {
+                h.dialogs.as_ref().is_none_or(|watch| {
+                    watch
+                        .find(&h.frame)
+                        .is_some_and(|d| d.buttons.iter().any(|b| b.contains(ok.0, ok.1)))
+                })
+            })
         };
-        let Some(ok) = ok else {
+        if !ok_shows(self) {
+            self.settle_while(self.options.late_ms, |h| !ok_shows(h))?;
+        }
+        let Some(ok) = find_ok(&self.frame) else {
             let why = "the Undo board dialog did not open: no OK button in the picture";
             self.watch.unreadable(&self.frame, why);
             return Err(Stop(why.into()));
