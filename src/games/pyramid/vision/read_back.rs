@@ -58,6 +58,19 @@ pub fn read_back_scales(width: u32, height: u32) -> Vec<f32> {
     }
 }
 
+/// `scales`, and the frames' own size (1) after them when it is not among them: read there for
+/// misreads only. A set that reads a card of its own frames as another, at the size it was cut
+/// at, has a corner cut from a picture that did not show its label (the module's doc). Whether
+/// frames are read as a table is asked at `scales` alone; and a card misread at other sizes too is
+/// named at the first of them, as before.
+fn with_own_size(scales: &[f32]) -> Vec<f32> {
+    let mut all = scales.to_vec();
+    if !all.contains(&1.0) {
+        all.push(1.0);
+    }
+    all
+}
+
 /// The larger share frames calibrated in a window about as small as any are read back at too
 /// (see `read_back_scales`): cards as large as a 1440×900 window shows when calibrated at
 /// 800×600.
@@ -108,14 +121,7 @@ pub fn read_back(
     let scales = frames.first().map_or(READ_BACK_SCALES.to_vec(), |f| {
         read_back_scales(f.width(), f.height())
     });
-    // The frames at their own size too, for misreads only: a set that reads a card of its own
-    // frames as another, at the size it was cut at, has a corner cut from a picture that did not
-    // show its label (the module's doc). Whether frames are read as a table is asked only at the
-    // other sizes, as before.
-    let mut read_at = scales.clone();
-    if !read_at.contains(&1.0) {
-        read_at.push(1.0);
-    }
+    let read_at = with_own_size(&scales);
     let jobs: Vec<(f32, usize)> = read_at
         .iter()
         .flat_map(|&s| (0..frames.len()).map(move |k| (s, k)))
@@ -304,6 +310,19 @@ mod tests {
             read_back_scales(640, 480)[0],
             1.0,
             "never larger than the frame"
+        );
+    }
+
+    /// Misreads are looked for at the frames' own size as well, once, after the other sizes.
+    #[test]
+    fn frames_are_read_back_at_their_own_size_too() {
+        assert_eq!(
+            with_own_size(&read_back_scales(1440, 900)),
+            [READ_BACK_SCALES[0], READ_BACK_SCALES[1], 1.0]
+        );
+        assert_eq!(
+            with_own_size(&read_back_scales(800, 600)),
+            [1.0, READ_BACK_SCALES[1], READ_BACK_LARGER]
         );
     }
 
