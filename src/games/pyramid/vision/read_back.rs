@@ -1,14 +1,14 @@
 //! Calibration's last check: the frames it learned from, read back with the templates just made,
-//! at card sizes other than the calibration's, and at its own. Every card of the calibration deal is known, so a
-//! card read as another there is proof that this art's corners do not tell those two apart at a
-//! size the reader meets; the set is refused instead of saved, and the reader never guesses on
-//! such cards later. (KDE's oxygen decks print the rank only at the top right and pips at the
-//! top left: their 6 and 8 of a suit show the same corner.) The frames are read at their own size
-//! too: there a card read as another means a template was cut from a picture that does not show
-//! its label the way the others of its rank or suit do, though the label check let it pass (see
-//! docs/vision.md). Cards left unsure are not held
-//! against the art: the reader says so at play and stops. Nor are frames not read as a table at
-//! one size; at every size, the read-back has checked nothing, and the set is refused too.
+//! at card sizes other than the calibration's, and at its own. Every card of the calibration deal
+//! is known, so a card read as another there is proof that this art's corners do not tell those
+//! two apart at a size the reader meets; the set is refused instead of saved, and the reader
+//! never guesses on such cards later. (KDE's oxygen decks print the rank only at the top right
+//! and pips at the top left: their 6 and 8 of a suit show the same corner.) At the frames' own
+//! size, a card read as another means a template was cut from a picture that does not show its
+//! label the way the others of its rank or suit do, though the label check let it pass (see
+//! docs/vision.md). Cards left unsure are not held against the art: the reader says so at play
+//! and stops. Nor are frames not read as a table at one size; at every size, the read-back has
+//! checked nothing, and the set is refused too.
 
 use super::profile::Profile;
 use super::read_frame;
